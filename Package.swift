@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Keyward",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "keyward", targets: ["keyward"]),
+    .library(name: "KeywardCore", targets: ["KeywardCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+  ],
+  targets: [
+    .target(
+      name: "KeywardCore",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        .product(name: "Yams", package: "Yams"),
+      ]
+    ),
+    .target(name: "KeywardRules", dependencies: ["KeywardCore"]),
+    .target(name: "KeywardReporters", dependencies: ["KeywardCore"]),
+    .target(
+      name: "KeywardCLI",
+      dependencies: [
+        "KeywardCore", "KeywardRules", "KeywardReporters",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "keyward", dependencies: ["KeywardCLI"]),
+    .testTarget(
+      name: "KeywardTests",
+      dependencies: ["KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI"],
+      resources: [.copy("Golden")]
+    ),
+  ]
+)

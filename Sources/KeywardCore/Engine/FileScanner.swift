@@ -1,0 +1,132 @@
+import Foundation
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// What scanning one file produced.
+public struct FileOutcome: Sendable {
+  public var findings: [Finding] = []
+  public var issues: [ScanIssue] = []
+  public var parsed = false
+}
+
+/// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
+/// their byte ranges into findings. Runs on one worker thread; shares nothing.
+public struct FileScanner: Sendable {
+  public static let defaultMaximumFileSize = 16 * 1024 * 1024
+
+  public let rules: [ConfiguredRule]
+  public let maximumFileSize: Int
+
+  public init(rules: [ConfiguredRule], maximumFileSize: Int = FileScanner.defaultMaximumFileSize) {
+    self.rules = rules
+    self.maximumFileSize = maximumFileSize
+  }
+
+  public func scan(_ file: DiscoveredFile) -> FileOutcome {
+    let path = file.relativePath
+    guard file.size <= maximumFileSize else {
+      return FileOutcome(issues: [
+        ScanIssue(
+          path: path, kind: .tooLarge,
+          message: "skipped: \(file.size) bytes is over the \(maximumFileSize)-byte limit for one source file")
+      ])
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.absolutePath)))
+    } catch {
+      return FileOutcome(issues: [ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(Self.reason(error))")])
+    }
+    return scan(bytes: bytes, path: path)
+  }
+
+  /// Scans source text given as bytes, as if it were the file at `path`.
+  public func scan(bytes: [UInt8], path: String) -> FileOutcome {
+    if SourceText.looksBinary(bytes) {
+      return FileOutcome(issues: [ScanIssue(path: path, kind: .binary, message: "skipped: binary data, not source text")])
+    }
+    if let offset = SourceText.firstInvalidUTF8Offset(bytes) {
+      let position = SourceText(bytes: bytes).position(of: offset)
+      return FileOutcome(issues: [
+        ScanIssue(
+          path: path, kind: .encoding, message: "skipped: not valid UTF-8 (byte \(offset))", line: position.line,
+          column: position.column)
+      ])
+    }
+    let applicable = rules.filter { $0.prefilter.matches(bytes) }
+    guard !applicable.isEmpty else { return FileOutcome() }
+
+    var outcome = FileOutcome(parsed: true)
+    let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+    let text = SourceText(bytes: bytes)
+    if tree.hasError {
+      outcome.issues.append(parseIssue(tree, text: text, path: path))
+    }
+    let model = SemanticModel(tree: tree)
+    var fileFindings: [Finding] = []
+    for configured in applicable {
+      let context = RuleContext(model: model, options: configured.options)
+      configured.rule.check(context)
+      for report in context.reports {
+        fileFindings.append(finding(report, rule: configured, text: text, path: path))
+      }
+    }
+    outcome.findings = Self.assigningFingerprints(fileFindings.sorted(by: Finding.reportOrder), text: text)
+    return outcome
+  }
+
+  private func finding(_ report: RuleReport, rule: ConfiguredRule, text: SourceText, path: String) -> Finding {
+    let start = text.position(of: report.start)
+    let end = text.position(of: report.end)
+    let metadata = rule.rule.metadata
+    return Finding(
+      ruleId: metadata.id, severity: rule.severity, confidence: report.confidence ?? metadata.confidence,
+      message: report.message, location: SourceLocation(path: path, start: start, end: end),
+      snippet: text.lineText(start.line - 1), tags: metadata.tags, fingerprint: "", fix: report.fix,
+      related: report.related.map { related in
+        let position = text.position(of: related.offset)
+        return RelatedLocation(message: related.note, location: SourceLocation(path: path, start: position, end: position))
+      })
+  }
+
+  /// Fingerprints from the rule, the path, the finding's line and text without white space, and
+  /// the count of identical earlier findings: stable when lines above move.
+  static func assigningFingerprints(_ findings: [Finding], text: SourceText) -> [Finding] {
+    var seen: [String: Int] = [:]
+    return findings.map { finding in
+      var finding = finding
+      let matched = text.text(from: finding.location.start.offset, to: finding.location.end.offset)
+      let parts = [
+        finding.ruleId, finding.location.path, Fingerprint.normalized(finding.snippet), Fingerprint.normalized(matched),
+      ]
+      let key = parts.joined(separator: "\u{0}")
+      let occurrence = seen[key, default: 0]
+      seen[key] = occurrence + 1
+      finding.fingerprint = Fingerprint.hash(parts + [String(occurrence)])
+      return finding
+    }
+  }
+
+  private func parseIssue(_ tree: SourceFileSyntax, text: SourceText, path: String) -> ScanIssue {
+    let diagnostics = ParseDiagnosticsGenerator.diagnostics(for: tree)
+    guard let first = diagnostics.first else {
+      return ScanIssue(path: path, kind: .parse, message: "syntax errors; findings in this file may be incomplete")
+    }
+    let position = text.position(of: first.position.utf8Offset)
+    let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more)" : ""
+    return ScanIssue(
+      path: path, kind: .parse,
+      message: "syntax error: \(first.message)\(more); the rest of the file was still scanned",
+      line: position.line, column: position.column)
+  }
+
+  static func reason(_ error: Error) -> String {
+    if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
+  }
+}

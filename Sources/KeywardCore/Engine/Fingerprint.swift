@@ -1,0 +1,23 @@
+/// Stable identities for findings, independent of line numbers, so that a finding keeps its
+/// fingerprint when code above it moves.
+public enum Fingerprint {
+  /// 64-bit FNV-1a, written as 16 hex digits.
+  public static func hash(_ parts: [String]) -> String {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for part in parts {
+      for byte in part.utf8 {
+        value ^= UInt64(byte)
+        value = value &* 0x0000_0100_0000_01b3
+      }
+      value ^= 0xFF
+      value = value &* 0x0000_0100_0000_01b3
+    }
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// A line's text without white space, so re-indentation does not change identities.
+  public static func normalized(_ line: String) -> String {
+    String(line.unicodeScalars.filter { !$0.properties.isWhitespace })
+  }
+}

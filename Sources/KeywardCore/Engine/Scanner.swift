@@ -1,0 +1,111 @@
+import Foundation
+
+/// What to scan and how.
+public struct ScanRequest: Sendable {
+  public var paths: [String]
+  public var excludes: [String]
+  /// Worker threads; 0 means one per processor.
+  public var jobs: Int
+  public var maximumFileSize: Int
+
+  public init(paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize) {
+    self.paths = paths
+    self.excludes = excludes
+    self.jobs = jobs
+    self.maximumFileSize = maximumFileSize
+  }
+}
+
+/// Runs a scan: discover files, scan them in parallel (one file per worker, largest first), and
+/// merge the outcomes in a fixed order so the result never depends on scheduling.
+public struct Scanner: Sendable {
+  public let rules: [ConfiguredRule]
+
+  public init(rules: [ConfiguredRule]) { self.rules = rules }
+
+  public func scan(_ request: ScanRequest) throws -> ScanResult {
+    let absolutePaths = request.paths.map(FileDiscovery.absolute)
+    for (given, absolute) in zip(request.paths, absolutePaths) {
+      var info = stat()
+      guard stat(absolute, &info) == 0 else {
+        throw ScanSetupError("path does not exist or cannot be read: \(given)")
+      }
+    }
+    let root = FileDiscovery.scanRoot(for: absolutePaths)
+    let discovery = FileDiscovery(root: root, excludes: request.excludes)
+    let (files, discoveryIssues) = discovery.discover(absolutePaths)
+    let scanner = FileScanner(rules: rules, maximumFileSize: request.maximumFileSize)
+    let order = files.indices.sorted { files[$0].size > files[$1].size }
+    let outcomes = ParallelWork.map(count: files.count, jobs: request.jobs) { position in
+      let index = order[position]
+      return (index, scanner.scan(files[index]))
+    }
+    var findings: [Finding] = []
+    var issues = discoveryIssues
+    var parsed = 0
+    for (_, outcome) in outcomes.sorted(by: { $0.0 < $1.0 }) {
+      findings += outcome.findings
+      issues += outcome.issues
+      parsed += outcome.parsed ? 1 : 0
+    }
+    return ScanResult(
+      root: root, findings: findings.sorted(by: Finding.reportOrder), errors: issues.sorted(by: ScanIssue.reportOrder),
+      rules: rules.map(\.metadata), filesScanned: files.count, filesParsed: parsed)
+  }
+}
+
+/// Runs work items on a fixed number of threads with large stacks (deeply nested code makes
+/// deep syntax trees, and visitors recurse).
+public enum ParallelWork {
+  public static let stackSize = 64 * 1024 * 1024
+
+  public static func map<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let workers = max(1, min(jobs > 0 ? jobs : ProcessInfo.processInfo.activeProcessorCount, count))
+    let state = SharedState<T>(count: count)
+    let finished = DispatchSemaphore(value: 0)
+    for _ in 0..<workers {
+      let thread = Thread {
+        while let index = state.nextIndex() {
+          state.store(body(index), at: index)
+        }
+        finished.signal()
+      }
+      thread.stackSize = stackSize
+      thread.start()
+    }
+    for _ in 0..<workers { finished.wait() }
+    return state.results()
+  }
+
+  private final class SharedState<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var slots: [T?]
+
+    init(count: Int) {
+      self.count = count
+      self.slots = Array(repeating: nil, count: count)
+    }
+
+    func nextIndex() -> Int? {
+      lock.lock()
+      defer { lock.unlock() }
+      guard next < count else { return nil }
+      next += 1
+      return next - 1
+    }
+
+    func store(_ value: T, at index: Int) {
+      lock.lock()
+      slots[index] = value
+      lock.unlock()
+    }
+
+    func results() -> [T] {
+      lock.lock()
+      defer { lock.unlock() }
+      return slots.map { $0! }
+    }
+  }
+}

@@ -1,0 +1,142 @@
+/// A point in a source file. `column` counts UTF-8 bytes (as compilers and Xcode do);
+/// `utf16Column` counts UTF-16 code units (as SARIF and editors do). Both are 1-based.
+public struct SourcePosition: Codable, Sendable, Hashable, Comparable {
+  public var line: Int
+  public var column: Int
+  public var utf16Column: Int
+  /// Byte offset from the start of the file, 0-based.
+  public var offset: Int
+
+  public init(line: Int, column: Int, utf16Column: Int, offset: Int) {
+    self.line = line
+    self.column = column
+    self.utf16Column = utf16Column
+    self.offset = offset
+  }
+
+  public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool { lhs.offset < rhs.offset }
+}
+
+/// A range in a file whose `path` is relative to the scan root and uses `/` separators.
+public struct SourceLocation: Codable, Sendable, Hashable {
+  public var path: String
+  public var start: SourcePosition
+  public var end: SourcePosition
+
+  public init(path: String, start: SourcePosition, end: SourcePosition) {
+    self.path = path
+    self.start = start
+    self.end = end
+  }
+}
+
+/// A second place that explains a finding, such as the keychain query a weak constant reaches.
+public struct RelatedLocation: Codable, Sendable, Hashable {
+  public var message: String
+  public var location: SourceLocation
+
+  public init(message: String, location: SourceLocation) {
+    self.message = message
+    self.location = location
+  }
+}
+
+/// Replace the bytes `start..<end` of a file with `replacement`.
+public struct TextEdit: Codable, Sendable, Hashable {
+  public var start: Int
+  public var end: Int
+  public var replacement: String
+
+  public init(start: Int, end: Int, replacement: String) {
+    self.start = start
+    self.end = end
+    self.replacement = replacement
+  }
+}
+
+/// A proposed change. `safe` fixes keep the code's behaviour apart from the security property
+/// and may be applied automatically; the others are applied only on request.
+public struct Fix: Codable, Sendable, Hashable {
+  public var description: String
+  public var safe: Bool
+  public var edits: [TextEdit]
+
+  public init(description: String, safe: Bool, edits: [TextEdit]) {
+    self.description = description
+    self.safe = safe
+    self.edits = edits
+  }
+}
+
+/// Why a finding is not reported as active.
+public struct Suppression: Codable, Sendable, Hashable {
+  public enum Kind: String, Codable, Sendable { case inline, baseline }
+  public var kind: Kind
+  public var justification: String?
+
+  public init(kind: Kind, justification: String?) {
+    self.kind = kind
+    self.justification = justification
+  }
+}
+
+public struct Finding: Codable, Sendable, Hashable {
+  public var ruleId: String
+  public var severity: Severity
+  public var confidence: Confidence
+  public var message: String
+  public var location: SourceLocation
+  /// The source line where the finding starts, without its line break.
+  public var snippet: String
+  public var tags: [String]
+  public var fingerprint: String
+  public var suppression: Suppression?
+  public var fix: Fix?
+  public var related: [RelatedLocation]
+
+  public init(
+    ruleId: String, severity: Severity, confidence: Confidence, message: String,
+    location: SourceLocation, snippet: String, tags: [String], fingerprint: String,
+    suppression: Suppression? = nil, fix: Fix? = nil, related: [RelatedLocation] = []
+  ) {
+    self.ruleId = ruleId
+    self.severity = severity
+    self.confidence = confidence
+    self.message = message
+    self.location = location
+    self.snippet = snippet
+    self.tags = tags
+    self.fingerprint = fingerprint
+    self.suppression = suppression
+    self.fix = fix
+    self.related = related
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case ruleId, severity, confidence, message, location, snippet, tags, fingerprint
+    case suppression, fix, related
+  }
+
+  // Written by hand so that `suppression` and `fix` appear as explicit nulls: readers of the
+  // report can rely on every key being present.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(ruleId, forKey: .ruleId)
+    try container.encode(severity, forKey: .severity)
+    try container.encode(confidence, forKey: .confidence)
+    try container.encode(message, forKey: .message)
+    try container.encode(location, forKey: .location)
+    try container.encode(snippet, forKey: .snippet)
+    try container.encode(tags, forKey: .tags)
+    try container.encode(fingerprint, forKey: .fingerprint)
+    try container.encode(suppression, forKey: .suppression)
+    try container.encode(fix, forKey: .fix)
+    try container.encode(related, forKey: .related)
+  }
+
+  /// Report order: by path, position, then rule id, so output never depends on scheduling.
+  public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+    (lhs.location.path, lhs.location.start.offset, lhs.location.end.offset, lhs.ruleId, lhs.message)
+      < (rhs.location.path, rhs.location.start.offset, rhs.location.end.offset, rhs.ruleId, rhs.message)
+  }
+}

@@ -1,0 +1,66 @@
+/// A file that could not be scanned completely, and why.
+public struct ScanIssue: Codable, Sendable, Hashable {
+  public enum Kind: String, Codable, Sendable {
+    case unreadable, binary, encoding, tooLarge = "too-large", parse
+  }
+
+  public var path: String
+  public var kind: Kind
+  public var message: String
+  public var line: Int?
+  public var column: Int?
+
+  public init(path: String, kind: Kind, message: String, line: Int? = nil, column: Int? = nil) {
+    self.path = path
+    self.kind = kind
+    self.message = message
+    self.line = line
+    self.column = column
+  }
+
+  private enum CodingKeys: String, CodingKey { case path, kind, message, line, column }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(path, forKey: .path)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(message, forKey: .message)
+    try container.encode(line, forKey: .line)
+    try container.encode(column, forKey: .column)
+  }
+
+  public static func reportOrder(_ lhs: ScanIssue, _ rhs: ScanIssue) -> Bool {
+    (lhs.path, lhs.line ?? 0, lhs.kind.rawValue, lhs.message)
+      < (rhs.path, rhs.line ?? 0, rhs.kind.rawValue, rhs.message)
+  }
+}
+
+/// Everything a scan produced, sorted, ready for a reporter.
+public struct ScanResult: Sendable {
+  /// The absolute folder that finding paths are relative to.
+  public var root: String
+  public var findings: [Finding]
+  public var errors: [ScanIssue]
+  /// The rules that ran, in catalogue order.
+  public var rules: [RuleMetadata]
+  public var filesScanned: Int
+  public var filesParsed: Int
+
+  public init(
+    root: String, findings: [Finding], errors: [ScanIssue], rules: [RuleMetadata],
+    filesScanned: Int, filesParsed: Int
+  ) {
+    self.root = root
+    self.findings = findings
+    self.errors = errors
+    self.rules = rules
+    self.filesScanned = filesScanned
+    self.filesParsed = filesParsed
+  }
+
+  public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
+}
+
+public enum KeywardVersion {
+  public static let current = "0.1.0"
+}

@@ -1,0 +1,80 @@
+import SwiftSyntax
+
+/// A Keyward rule: metadata, options, examples and a checker, all in one type.
+///
+/// Rules are stateless; `check` is called once per file that passed the rule's prefilter, with a
+/// context that gives the parsed file, its semantic model and the rule's effective options.
+public protocol Rule: Sendable {
+  static var metadata: RuleMetadata { get }
+  static var options: [OptionSpec] { get }
+  static var examples: RuleExamples { get }
+  /// Byte strings of which a file must contain at least one for `check` to be able to report
+  /// anything. Files containing none are not parsed for this rule.
+  static func prefilterTokens(options: RuleOptions) -> [String]
+  static func check(_ context: RuleContext)
+}
+
+extension Rule {
+  public static var options: [OptionSpec] { [] }
+}
+
+/// What a rule reports: a byte range and a message. Lines and columns are computed later, once
+/// per file, only for files with findings.
+public struct RuleReport: Sendable {
+  public var start: Int
+  public var end: Int
+  public var message: String
+  public var confidence: Confidence?
+  public var fix: Fix?
+  /// Other places that explain the finding, as (byte offset, note).
+  public var related: [(offset: Int, note: String)]
+
+  public init(
+    start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
+    related: [(offset: Int, note: String)] = []
+  ) {
+    self.start = start
+    self.end = end
+    self.message = message
+    self.confidence = confidence
+    self.fix = fix
+    self.related = related
+  }
+}
+
+/// One rule's view of one file.
+public final class RuleContext {
+  public let model: SemanticModel
+  public let options: RuleOptions
+  public private(set) var reports: [RuleReport] = []
+  private var reportedRanges: Set<[Int]> = []
+
+  public init(model: SemanticModel, options: RuleOptions) {
+    self.model = model
+    self.options = options
+  }
+
+  public var tree: SourceFileSyntax { model.tree }
+
+  /// Reports `node` (without its surrounding trivia). A second report of the same range is
+  /// dropped, so a constant that reaches several sinks yields one finding.
+  public func report(
+    _ node: some SyntaxProtocol, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
+    related: [(offset: Int, note: String)] = []
+  ) {
+    let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+    let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+    guard reportedRanges.insert([start, end]).inserted else { return }
+    reports.append(
+      RuleReport(
+        start: start, end: end, message: message, confidence: confidence, fix: fix,
+        related: related.filter { $0.offset != start }))
+  }
+
+  /// An edit replacing `node`'s text (without trivia) with `replacement`.
+  public func replacement(of node: some SyntaxProtocol, with replacement: String) -> TextEdit {
+    TextEdit(
+      start: node.positionAfterSkippingLeadingTrivia.utf8Offset,
+      end: node.endPositionBeforeTrailingTrivia.utf8Offset, replacement: replacement)
+  }
+}

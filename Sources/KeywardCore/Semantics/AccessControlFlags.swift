@@ -1,0 +1,166 @@
+import SwiftSyntax
+
+/// A member of `SecAccessControlCreateFlags` (Apple's `SecAccessControl.h`).
+public struct AccessControlFlag: Sendable, Hashable {
+  public var name: String
+  public var objcName: String
+  public var bit: UInt64
+  /// For deprecated members, the member that replaces them.
+  public var replacement: String?
+
+  public static let all: [AccessControlFlag] = [
+    .init(name: "userPresence", objcName: "kSecAccessControlUserPresence", bit: 1 << 0),
+    .init(name: "biometryAny", objcName: "kSecAccessControlBiometryAny", bit: 1 << 1),
+    .init(name: "touchIDAny", objcName: "kSecAccessControlTouchIDAny", bit: 1 << 1, replacement: "biometryAny"),
+    .init(name: "biometryCurrentSet", objcName: "kSecAccessControlBiometryCurrentSet", bit: 1 << 3),
+    .init(
+      name: "touchIDCurrentSet", objcName: "kSecAccessControlTouchIDCurrentSet", bit: 1 << 3,
+      replacement: "biometryCurrentSet"),
+    .init(name: "devicePasscode", objcName: "kSecAccessControlDevicePasscode", bit: 1 << 4),
+    .init(name: "watch", objcName: "kSecAccessControlWatch", bit: 1 << 5, replacement: "companion"),
+    .init(name: "companion", objcName: "kSecAccessControlCompanion", bit: 1 << 5),
+    .init(name: "or", objcName: "kSecAccessControlOr", bit: 1 << 14),
+    .init(name: "and", objcName: "kSecAccessControlAnd", bit: 1 << 15),
+    .init(name: "privateKeyUsage", objcName: "kSecAccessControlPrivateKeyUsage", bit: 1 << 30),
+    .init(name: "applicationPassword", objcName: "kSecAccessControlApplicationPassword", bit: 1 << 31),
+  ]
+
+  public static let names: [String] = all.map(\.name)
+
+  public static func named(_ name: String) -> AccessControlFlag? { all.first { $0.name == name } }
+
+  /// The members whose bits make up `rawValue`, preferring current names over deprecated ones
+  /// that share a bit. Unknown bits are ignored.
+  public static func decode(_ rawValue: UInt64) -> [AccessControlFlag] {
+    all.filter { $0.replacement == nil && rawValue & $0.bit != 0 }
+  }
+
+  /// The flags whose bits `name`'s bit covers, for matching a decoded raw value against a list
+  /// of names: `touchIDAny` in a list matches a raw value decoded as `biometryAny`.
+  public static func sameBit(as name: String) -> Set<String> {
+    guard let flag = named(name) else { return [name] }
+    return Set(all.filter { $0.bit == flag.bit }.map(\.name))
+  }
+}
+
+/// Where a flag in an access control comes from.
+public struct FlagOrigin {
+  public var flag: AccessControlFlag
+  /// The expression to report and to fix: the `.member`, or the integer of `rawValue:`.
+  public var node: ExprSyntax
+  public var isConditional: Bool
+  public var fromRawValue: Bool
+  public var reachedThroughName: Bool
+}
+
+/// Evaluates expressions of type `SecAccessControlCreateFlags` to the flags they contain:
+/// members (`.biometryAny`, `SecAccessControlCreateFlags.biometryAny`), array literals,
+/// `union`, `rawValue:` integers, and names holding any of these, including variables grown
+/// with `insert` / `formUnion` / `update(with:)`.
+public struct AccessControlEvaluator {
+  public static let typeName = "SecAccessControlCreateFlags"
+  static let growingMethods: Set<String> = ["insert", "formUnion", "update", "formSymmetricDifference"]
+  static let combiningMethods: Set<String> = ["union", "symmetricDifference"]
+  static let narrowingMethods: Set<String> = ["intersection", "subtracting"]
+
+  let resolver: ConstantResolver
+
+  public init(resolver: ConstantResolver) { self.resolver = resolver }
+
+  public func origins(of expression: ExprSyntax) -> [FlagOrigin] {
+    var result: [FlagOrigin] = []
+    collect(expression, conditional: false, depth: 0, into: &result)
+    return result
+  }
+
+  /// Every expression in the file that is certainly of type `SecAccessControlCreateFlags`:
+  /// the flags argument of `SecAccessControlCreateWithFlags`, values of names declared with that
+  /// type, qualified members and `rawValue:` initialisers.
+  public func allFlagExpressions(in model: SemanticModel) -> [ExprSyntax] {
+    let index = model.index
+    var roots: [ExprSyntax] = []
+    for call in index.calls(named: "SecAccessControlCreateWithFlags") {
+      if let flags = SyntaxFacts.argument(call, at: 2) { roots.append(flags) }
+    }
+    for bindings in index.bindingsByName.values {
+      for binding in bindings where binding.typeName == Self.typeName && binding.kind != .parameter {
+        roots += binding.initializer.map { [$0] } ?? []
+        roots += binding.returnedExpressions
+      }
+    }
+    for (receiver, calls) in index.memberCallsByReceiver {
+      for call in calls where Self.growingMethods.contains(call.method) {
+        guard let binding = resolver.binding(denotedBy: call.receiver), binding.name == receiver,
+          binding.typeName == Self.typeName, let argument = call.call.arguments.first?.expression
+        else { continue }
+        roots.append(argument)
+      }
+    }
+    roots += (index.qualifiedMembersByType[Self.typeName] ?? []).map { ExprSyntax($0) }
+    roots += index.calls(named: Self.typeName).map { ExprSyntax($0) }
+    return roots
+  }
+
+  private func collect(_ expression: ExprSyntax, conditional: Bool, depth: Int, into result: inout [FlagOrigin]) {
+    guard depth < ConstantResolver.maximumDepth else { return }
+    for value in resolver.values(of: expression, mutatingMethods: Self.growingMethods) {
+      let isConditional = conditional || value.isConditional
+      let leaf = value.expression
+      if let array = leaf.as(ArrayExprSyntax.self) {
+        for element in array.elements {
+          collect(element.expression, conditional: isConditional, depth: depth + 1, into: &result)
+        }
+      } else if let member = leaf.as(MemberAccessExprSyntax.self) {
+        guard isFlagMember(member), let flag = AccessControlFlag.named(member.declName.baseName.text) else { continue }
+        result.append(
+          FlagOrigin(
+            flag: flag, node: leaf, isConditional: isConditional, fromRawValue: false,
+            reachedThroughName: value.reachedThroughName))
+      } else if let call = leaf.as(FunctionCallExprSyntax.self) {
+        collect(call: call, conditional: isConditional, depth: depth, into: &result)
+      }
+    }
+  }
+
+  private func collect(call: FunctionCallExprSyntax, conditional: Bool, depth: Int, into result: inout [FlagOrigin]) {
+    let callee = call.calledExpression
+    if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
+      let method = member.declName.baseName.text
+      if Self.combiningMethods.contains(method) || Self.narrowingMethods.contains(method) {
+        collect(base, conditional: conditional, depth: depth + 1, into: &result)
+        if Self.combiningMethods.contains(method), let argument = call.arguments.first?.expression {
+          collect(argument, conditional: conditional, depth: depth + 1, into: &result)
+        }
+        return
+      }
+    }
+    guard isInitializer(callee) else { return }
+    if let raw = SyntaxFacts.argument(call, labeled: "rawValue") {
+      for value in resolver.values(of: raw) {
+        guard let bits = SyntaxFacts.integerLiteralValue(value.expression) else { continue }
+        for flag in AccessControlFlag.decode(bits) {
+          result.append(
+            FlagOrigin(
+              flag: flag, node: value.expression, isConditional: conditional || value.isConditional,
+              fromRawValue: true, reachedThroughName: value.reachedThroughName))
+        }
+      }
+    } else if call.arguments.count == 1, let only = call.arguments.first, only.label == nil {
+      collect(only.expression, conditional: conditional, depth: depth + 1, into: &result)
+    }
+  }
+
+  /// `.member` (its type comes from context) or `SecAccessControlCreateFlags.member`.
+  private func isFlagMember(_ member: MemberAccessExprSyntax) -> Bool {
+    guard let base = member.base else { return true }
+    return base.as(DeclReferenceExprSyntax.self)?.baseName.text == Self.typeName
+  }
+
+  /// `SecAccessControlCreateFlags(...)`, `SecAccessControlCreateFlags.init(...)`, `.init(...)`.
+  private func isInitializer(_ callee: ExprSyntax) -> Bool {
+    if let reference = callee.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == Self.typeName }
+    guard let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.tokenKind == .keyword(.`init`)
+    else { return false }
+    return member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == Self.typeName
+  }
+}

@@ -1,0 +1,199 @@
+import SwiftSyntax
+
+/// An expression a value may come from, after following names, casts and conversions.
+public struct ResolvedValue {
+  public var expression: ExprSyntax
+  /// True where the value is one of several alternatives: a ternary or `??` branch, one of
+  /// several assignments, or a parameter's default that callers may override.
+  public var isConditional: Bool
+  /// The place where the value was used, when it was reached through a name declared elsewhere.
+  public var reachedThroughName: Bool
+}
+
+/// Resolves an expression to the expressions its value may come from, within one file: local,
+/// instance, static and global constants and variables, parameters' defaults, computed
+/// properties and argument-less functions, `as` casts, `String(...)` conversions, ternaries and
+/// `??`. What it cannot follow (a call into another file, an operator) is returned as is.
+public final class ConstantResolver {
+  public let index: SyntaxIndex
+  static let maximumDepth = 24
+  /// Calls that only convert their single argument (`String(kSecAttrAccessible)`).
+  static let conversions: Set<String> = ["String", "NSString", "CFString", "AnyHashable", "NSNumber"]
+
+  public init(index: SyntaxIndex) { self.index = index }
+
+  /// The values `expression` may have. `mutatingMethods` names calls on a variable whose first
+  /// argument adds to its value (`insert`, `formUnion` for option sets).
+  public func values(of expression: ExprSyntax, mutatingMethods: Set<String> = []) -> [ResolvedValue] {
+    var walk = Walk(resolver: self, mutatingMethods: mutatingMethods)
+    walk.collect([expression][...], conditional: false, throughName: false, depth: 0)
+    return walk.results
+  }
+
+  /// The values a binding may hold, with the same rules as `values(of:)`.
+  public func values(of binding: Binding, mutatingMethods: Set<String> = []) -> [ResolvedValue] {
+    var walk = Walk(resolver: self, mutatingMethods: mutatingMethods)
+    walk.collect(binding: binding, conditional: false, depth: 0)
+    return walk.results
+  }
+
+  // MARK: Name lookup
+
+  /// The binding `name` denotes at `node`, following Swift's lexical scoping: the innermost
+  /// scope wins, statement lists see only earlier declarations, and a type's members include
+  /// those declared in its extensions in the same file.
+  public func lookup(_ name: String, from node: Syntax) -> Binding? {
+    var current: Syntax? = node
+    while let scope = current {
+      if SyntaxFacts.isScope(scope) {
+        if let found = bestBinding(named: name, in: scope.id, ordered: SyntaxFacts.isOrderedScope(scope), from: node) {
+          return found
+        }
+        if let block = scope.as(MemberBlockSyntax.self), let type = SyntaxFacts.typeName(declaring: block),
+          let found = member(name, ofType: type, from: node)
+        {
+          return found
+        }
+      }
+      current = scope.parent
+    }
+    return nil
+  }
+
+  /// `Type.name` or, from inside the type, `self.name`.
+  public func member(_ name: String, ofType type: String, from node: Syntax? = nil) -> Binding? {
+    for block in index.memberBlocksByType[type] ?? [] {
+      if let found = bestBinding(named: name, in: block.id, ordered: false, from: node) { return found }
+    }
+    return nil
+  }
+
+  /// The type whose body contains `node`.
+  public func enclosingTypeName(of node: Syntax) -> String? {
+    var current = node.parent
+    while let candidate = current {
+      if let block = candidate.as(MemberBlockSyntax.self) { return SyntaxFacts.typeName(declaring: block) }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  private func bestBinding(named name: String, in scope: SyntaxIdentifier, ordered: Bool, from node: Syntax?) -> Binding? {
+    guard let candidates = index.bindingsByScope[scope]?[name] else { return nil }
+    let usePosition = node?.position
+    // A declaration does not see itself: `let x = x` refers to an outer `x`.
+    let visible = candidates.filter { candidate in
+      guard let node, let usePosition else { return true }
+      if candidate.node.range.contains(usePosition) && candidate.kind != .function
+        && candidate.kind != .computed
+      {
+        return false
+      }
+      return !ordered || candidate.position < node.position
+    }
+    return ordered ? visible.last : visible.first
+  }
+
+  /// The binding a name-like expression denotes: `x`, `self.x`, `Self.x`, `Type.x`.
+  public func binding(denotedBy expression: ExprSyntax) -> Binding? {
+    if let reference = expression.as(DeclReferenceExprSyntax.self) {
+      return lookup(reference.baseName.text, from: Syntax(reference))
+    }
+    guard let member = expression.as(MemberAccessExprSyntax.self),
+      let base = member.base?.as(DeclReferenceExprSyntax.self)
+    else { return nil }
+    let name = member.declName.baseName.text
+    switch base.baseName.tokenKind {
+    case .keyword(.self), .keyword(.Self):
+      guard let type = enclosingTypeName(of: Syntax(member)) else { return nil }
+      return self.member(name, ofType: type, from: Syntax(member))
+    default:
+      let type = base.baseName.text
+      guard type.first?.isUppercase == true else { return nil }
+      return self.member(name, ofType: type, from: Syntax(member))
+    }
+  }
+
+  // MARK: The walk
+
+  private struct Walk {
+    let resolver: ConstantResolver
+    let mutatingMethods: Set<String>
+    var results: [ResolvedValue] = []
+    var visiting: Set<SyntaxIdentifier> = []
+
+    mutating func collect(_ elements: ArraySlice<ExprSyntax>, conditional: Bool, throughName: Bool, depth: Int) {
+      guard depth < ConstantResolver.maximumDepth, let first = elements.first else { return }
+      guard elements.count == 1 else {
+        guard let parts = SequenceShape.valueParts(elements) else {
+          results.append(ResolvedValue(expression: first, isConditional: conditional, reachedThroughName: throughName))
+          return
+        }
+        for part in parts {
+          collect(part.elements, conditional: conditional || part.isConditional, throughName: throughName, depth: depth + 1)
+        }
+        return
+      }
+      let expression = SequenceShape.unwrap(first)
+      if let sequence = expression.as(SequenceExprSyntax.self) {
+        collect(Array(sequence.elements)[...], conditional: conditional, throughName: throughName, depth: depth + 1)
+        return
+      }
+      if let call = expression.as(FunctionCallExprSyntax.self), let inner = conversionArgument(call) {
+        collect([inner][...], conditional: conditional, throughName: throughName, depth: depth + 1)
+        return
+      }
+      if let binding = boundName(expression) {
+        collect(binding: binding, conditional: conditional, depth: depth + 1)
+        return
+      }
+      results.append(ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: throughName))
+    }
+
+    mutating func collect(binding: Binding, conditional: Bool, depth: Int) {
+      guard depth < ConstantResolver.maximumDepth, visiting.insert(binding.id).inserted else { return }
+      defer { visiting.remove(binding.id) }
+      var alternatives: [ExprSyntax] = []
+      if let initializer = binding.initializer { alternatives.append(initializer) }
+      alternatives += binding.returnedExpressions
+      if binding.kind == .variable {
+        for assignment in resolver.index.assignmentsByName[binding.name] ?? []
+        where resolver.binding(denotedBy: assignment.target)?.id == binding.id {
+          alternatives.append(assignment.value)
+        }
+      }
+      let isAlternative = conditional || alternatives.count > 1 || binding.kind == .parameter
+      for alternative in alternatives {
+        collect([alternative][...], conditional: isAlternative, throughName: true, depth: depth)
+      }
+      guard !mutatingMethods.isEmpty, binding.kind == .variable else { return }
+      for call in resolver.index.memberCallsByReceiver[binding.name] ?? []
+      where mutatingMethods.contains(call.method) && resolver.binding(denotedBy: call.receiver)?.id == binding.id {
+        if let argument = call.call.arguments.first?.expression {
+          collect([argument][...], conditional: conditional, throughName: true, depth: depth)
+        }
+      }
+    }
+
+    /// The binding an expression names, including calls of argument-less functions of the file.
+    private func boundName(_ expression: ExprSyntax) -> Binding? {
+      if let call = expression.as(FunctionCallExprSyntax.self) {
+        guard call.arguments.isEmpty, call.trailingClosure == nil,
+          let binding = resolver.binding(denotedBy: call.calledExpression), binding.kind == .function
+        else { return nil }
+        return binding
+      }
+      guard let binding = resolver.binding(denotedBy: expression), binding.kind != .function else { return nil }
+      return binding
+    }
+
+    private func conversionArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+      guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+        ConstantResolver.conversions.contains(callee.baseName.text),
+        call.arguments.count == 1, call.trailingClosure == nil,
+        let argument = call.arguments.first
+      else { return nil }
+      return argument.expression
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import SwiftSyntax
+
+/// The shared semantic layer for one file: rules ask it questions instead of each walking the
+/// tree. Every part is computed on first use and then shared by all rules run on the file.
+public final class SemanticModel {
+  public let tree: SourceFileSyntax
+
+  public init(tree: SourceFileSyntax) { self.tree = tree }
+
+  public private(set) lazy var index = SyntaxIndex(tree: tree)
+  public private(set) lazy var resolver = ConstantResolver(index: index)
+  public private(set) lazy var accessControl = AccessControlEvaluator(resolver: resolver)
+  public private(set) lazy var keychainWrites: [KeychainAttributeWrite] = KeychainKeys.writes(
+    in: index, resolver: resolver)
+
+  /// Attributes written under `key` (`kSecAttrAccessible`) in any query of the file.
+  public func keychainWrites(forKey key: String) -> [KeychainAttributeWrite] {
+    keychainWrites.filter { $0.key == key }
+  }
+
+  /// Calls of `SecAccessControlCreateWithFlags`, the sink of both accessibility and flags.
+  public var accessControlCreations: [FunctionCallExprSyntax] {
+    index.calls(named: "SecAccessControlCreateWithFlags")
+  }
+}

@@ -1,0 +1,178 @@
+import SwiftSyntax
+
+/// Small questions about syntax nodes that several parts of the semantic layer ask.
+public enum SyntaxFacts {
+  /// The name a call calls: `f` in `f(x)`, `m` in `a.b.m(x)`.
+  public static func calledName(_ call: FunctionCallExprSyntax) -> String? {
+    let callee = call.calledExpression
+    if let reference = callee.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+    if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+    return nil
+  }
+
+  /// The receiver of a method call written `receiver.method(...)`, if any.
+  public static func receiver(of call: FunctionCallExprSyntax) -> ExprSyntax? {
+    call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+  }
+
+  /// The stored name an expression denotes: `x` for `x` and for `self.x`.
+  public static func storageName(_ expr: ExprSyntax) -> String? {
+    if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+    if let member = expr.as(MemberAccessExprSyntax.self),
+      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+    {
+      return member.declName.baseName.text
+    }
+    return nil
+  }
+
+  /// A type as written, without optionality and module qualification: `SecAccessControlCreateFlags`
+  /// for `Security.SecAccessControlCreateFlags?`.
+  public static func typeName(_ type: TypeSyntax) -> String {
+    var type = type
+    while true {
+      if let optional = type.as(OptionalTypeSyntax.self) {
+        type = optional.wrappedType
+      } else if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+        type = unwrapped.wrappedType
+      } else {
+        break
+      }
+    }
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+    return type.trimmedDescription
+  }
+
+  /// The name of the type whose body (or extension body) `block` is.
+  public static func typeName(declaring block: MemberBlockSyntax) -> String? {
+    guard let parent = block.parent else { return nil }
+    if let decl = parent.as(StructDeclSyntax.self) { return decl.name.text }
+    if let decl = parent.as(ClassDeclSyntax.self) { return decl.name.text }
+    if let decl = parent.as(EnumDeclSyntax.self) { return decl.name.text }
+    if let decl = parent.as(ActorDeclSyntax.self) { return decl.name.text }
+    if let decl = parent.as(ProtocolDeclSyntax.self) { return decl.name.text }
+    if let decl = parent.as(ExtensionDeclSyntax.self) { return typeName(decl.extendedType) }
+    return nil
+  }
+
+  /// Whether names declared directly in `node` form a scope of their own.
+  public static func isScope(_ node: Syntax) -> Bool {
+    switch node.kind {
+    case .codeBlock, .closureExpr, .memberBlock, .sourceFile, .functionDecl, .initializerDecl,
+      .subscriptDecl, .accessorDecl:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Whether lookup in this scope sees only names declared before the use (statement lists).
+  public static func isOrderedScope(_ node: Syntax) -> Bool {
+    node.kind == .codeBlock || node.kind == .closureExpr
+  }
+
+  /// The nearest scope strictly containing `node`.
+  public static func enclosingScope(of node: Syntax) -> SyntaxIdentifier? {
+    var current = node.parent
+    while let candidate = current {
+      if isScope(candidate) { return candidate.id }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  /// The function, initializer or subscript whose parameter list holds `node`.
+  public static func enclosingFunction(of node: Syntax) -> Syntax? {
+    var current = node.parent
+    while let candidate = current {
+      switch candidate.kind {
+      case .functionDecl, .initializerDecl, .subscriptDecl: return candidate
+      case .codeBlock, .memberBlock, .closureExpr, .sourceFile: return nil
+      default: current = candidate.parent
+      }
+    }
+    return nil
+  }
+
+  /// Where a name bound by `if let` / `guard let` / `while let` is visible.
+  public static func scope(ofConditionBinding node: OptionalBindingConditionSyntax) -> SyntaxIdentifier? {
+    var current = node.parent
+    while let candidate = current {
+      if let guardStatement = candidate.as(GuardStmtSyntax.self) {
+        return enclosingScope(of: Syntax(guardStatement))
+      }
+      if let ifExpression = candidate.as(IfExprSyntax.self) { return ifExpression.body.id }
+      if let whileStatement = candidate.as(WhileStmtSyntax.self) { return whileStatement.body.id }
+      if isScope(candidate) { return nil }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  /// The expressions a body returns, not counting nested closures and functions. A body that is
+  /// a single expression returns it implicitly.
+  public static func returnedExpressions(in statements: CodeBlockItemListSyntax) -> [ExprSyntax] {
+    if statements.count == 1, let only = statements.first?.item.as(ExprSyntax.self) { return [only] }
+    let finder = ReturnFinder(viewMode: .sourceAccurate)
+    finder.walk(statements)
+    return finder.expressions
+  }
+
+  public static func returnedExpressions(ofGetterIn accessors: AccessorBlockSyntax) -> [ExprSyntax] {
+    switch accessors.accessors {
+    case .getter(let statements):
+      return returnedExpressions(in: statements)
+    case .accessors(let list):
+      guard let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }),
+        let body = getter.body
+      else { return [] }
+      return returnedExpressions(in: body.statements)
+    }
+  }
+
+  private final class ReturnFinder: SyntaxVisitor {
+    var expressions: [ExprSyntax] = []
+
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+      if let expression = node.expression { expressions.append(expression) }
+      return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  }
+
+  /// The text of a string literal without interpolation, or nil.
+  public static func stringLiteralValue(_ expr: ExprSyntax) -> String? {
+    guard let literal = expr.as(StringLiteralExprSyntax.self) else { return nil }
+    var text = ""
+    for segment in literal.segments {
+      guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
+      text += plain.content.text
+    }
+    return text
+  }
+
+  /// The value of an integer literal (decimal, hex, octal or binary, with `_` separators).
+  public static func integerLiteralValue(_ expr: ExprSyntax) -> UInt64? {
+    guard let literal = expr.as(IntegerLiteralExprSyntax.self) else { return nil }
+    var text = literal.literal.text.replacingOccurrences(of: "_", with: "")
+    var radix = 10
+    for (prefix, base) in [("0x", 16), ("0o", 8), ("0b", 2)] where text.hasPrefix(prefix) {
+      text.removeFirst(2)
+      radix = base
+    }
+    return UInt64(text, radix: radix)
+  }
+
+  /// The `index`th argument of a call (trailing closures not counted).
+  public static func argument(_ call: FunctionCallExprSyntax, at index: Int) -> ExprSyntax? {
+    let arguments = Array(call.arguments)
+    return index < arguments.count ? arguments[index].expression : nil
+  }
+
+  /// The argument with the given label.
+  public static func argument(_ call: FunctionCallExprSyntax, labeled label: String) -> ExprSyntax? {
+    call.arguments.first { $0.label?.text == label }?.expression
+  }
+}

@@ -1,0 +1,144 @@
+import SwiftSyntax
+
+/// Everything the rules ask about a file, collected in one walk of its syntax tree.
+///
+/// The index is built once per file and shared by all rules (ARCHITECTURE.md, principle 3), so
+/// adding a rule does not add a walk of the tree.
+public final class SyntaxIndex {
+  /// Calls by the name of the called function or method (`SecItemAdd`, `evaluatePolicy`).
+  public private(set) var callsByName: [String: [FunctionCallExprSyntax]] = [:]
+  public private(set) var bindingsByScope: [SyntaxIdentifier: [String: [Binding]]] = [:]
+  public private(set) var bindingsByName: [String: [Binding]] = [:]
+  public private(set) var assignmentsByName: [String: [Assignment]] = [:]
+  public private(set) var memberCallsByReceiver: [String: [MemberCall]] = [:]
+  /// Member blocks of types and extensions, by type name, so `Type.member` can be looked up.
+  public private(set) var memberBlocksByType: [String: [MemberBlockSyntax]] = [:]
+  /// `Type.member` expressions by type name (`SecAccessControlCreateFlags.biometryAny`).
+  public private(set) var qualifiedMembersByType: [String: [MemberAccessExprSyntax]] = [:]
+  public private(set) var dictionaryElements: [DictionaryElementSyntax] = []
+  /// `container[key] = value`.
+  public private(set) var subscriptAssignments: [(subscript: SubscriptCallExprSyntax, value: ExprSyntax)] = []
+
+  public init(tree: SourceFileSyntax) {
+    let collector = Collector(index: self)
+    collector.walk(tree)
+  }
+
+  public func calls(named name: String) -> [FunctionCallExprSyntax] { callsByName[name] ?? [] }
+
+  fileprivate func add(_ binding: Binding) {
+    bindingsByScope[binding.scope, default: [:]][binding.name, default: []].append(binding)
+    bindingsByName[binding.name, default: []].append(binding)
+  }
+
+  private final class Collector: SyntaxVisitor {
+    unowned let index: SyntaxIndex
+
+    init(index: SyntaxIndex) {
+      self.index = index
+      super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visitPost(_ node: FunctionCallExprSyntax) {
+      guard let name = SyntaxFacts.calledName(node) else { return }
+      index.callsByName[name, default: []].append(node)
+      if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+        let base = member.base, let receiver = SyntaxFacts.storageName(base)
+      {
+        index.memberCallsByReceiver[receiver, default: []].append(
+          MemberCall(receiverName: receiver, receiver: base, method: name, call: node))
+      }
+    }
+
+    override func visitPost(_ node: MemberAccessExprSyntax) {
+      if let base = node.base?.as(DeclReferenceExprSyntax.self),
+        base.baseName.text.first?.isUppercase == true
+      {
+        index.qualifiedMembersByType[base.baseName.text, default: []].append(node)
+      }
+    }
+
+    override func visitPost(_ node: DictionaryElementSyntax) {
+      index.dictionaryElements.append(node)
+    }
+
+    override func visitPost(_ node: SequenceExprSyntax) {
+      let elements = Array(node.elements)
+      guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) else { return }
+      // With operators on the right (`a = c ? x : y`), the value is the whole sequence, whose
+      // right side the resolver reads.
+      let value = elements.count == 3 ? ExprSyntax(elements[2]) : ExprSyntax(node)
+      let target = elements[0]
+      if let subscriptCall = target.as(SubscriptCallExprSyntax.self) {
+        index.subscriptAssignments.append((subscriptCall, value))
+      } else if let name = SyntaxFacts.storageName(target) {
+        index.assignmentsByName[name, default: []].append(
+          Assignment(targetName: name, target: target, value: value, node: Syntax(node)))
+      }
+    }
+
+    override func visitPost(_ node: MemberBlockSyntax) {
+      guard let name = SyntaxFacts.typeName(declaring: node) else { return }
+      index.memberBlocksByType[name, default: []].append(node)
+    }
+
+    override func visitPost(_ node: VariableDeclSyntax) {
+      let isStatic = node.modifiers.contains {
+        $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+      }
+      let isLet = node.bindingSpecifier.tokenKind == .keyword(.let)
+      guard let scope = SyntaxFacts.enclosingScope(of: Syntax(node)) else { return }
+      for binding in node.bindings {
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+        var kind: Binding.Kind = isLet ? .constant : .variable
+        var returned: [ExprSyntax] = []
+        if let accessors = binding.accessorBlock {
+          kind = .computed
+          returned = SyntaxFacts.returnedExpressions(ofGetterIn: accessors)
+        }
+        index.add(
+          Binding(
+            name: name, kind: kind, node: Syntax(binding), scope: scope,
+            typeName: binding.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
+            initializer: binding.initializer?.value, returnedExpressions: returned, isStatic: isStatic))
+      }
+    }
+
+    override func visitPost(_ node: OptionalBindingConditionSyntax) {
+      guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+        let scope = SyntaxFacts.scope(ofConditionBinding: node)
+      else { return }
+      // `if let x` without a value only unwraps the outer `x`, which lookup finds anyway.
+      guard let value = node.initializer?.value else { return }
+      index.add(
+        Binding(
+          name: name, kind: .constant, node: Syntax(node), scope: scope,
+          typeName: node.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
+          initializer: value, returnedExpressions: [], isStatic: false))
+    }
+
+    override func visitPost(_ node: FunctionParameterSyntax) {
+      guard let function = SyntaxFacts.enclosingFunction(of: Syntax(node)) else { return }
+      let name = (node.secondName ?? node.firstName).text
+      guard name != "_" else { return }
+      index.add(
+        Binding(
+          name: name, kind: .parameter, node: Syntax(node), scope: function.id,
+          typeName: SyntaxFacts.typeName(node.type), initializer: node.defaultValue?.value,
+          returnedExpressions: [], isStatic: false))
+    }
+
+    override func visitPost(_ node: FunctionDeclSyntax) {
+      guard let scope = SyntaxFacts.enclosingScope(of: Syntax(node)), let body = node.body else { return }
+      let isStatic = node.modifiers.contains {
+        $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+      }
+      index.add(
+        Binding(
+          name: node.name.text, kind: .function, node: Syntax(node), scope: scope,
+          typeName: node.signature.returnClause.map { SyntaxFacts.typeName($0.type) },
+          initializer: nil, returnedExpressions: SyntaxFacts.returnedExpressions(in: body.statements),
+          isStatic: isStatic))
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import KeywardCore
+
+/// Every rule Keyward ships, in the order they are listed. A test fails when a rule type in
+/// this module is missing here.
+public let allRules: [any Rule.Type] = [
+  WeakBiometricACL.self,
+  WeakKeychainAccessibility.self,
+]
+
+extension RuleCatalog {
+  public static let standard = RuleCatalog(rules: allRules)
+}

@@ -1,0 +1,233 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags access controls that accept biometrics enrolled after the item was protected.
+public struct WeakBiometricACL: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.weak_biometric_acl",
+    title: "Weak biometric access control flags",
+    severity: .high, confidence: .high, resource: "Authentication",
+    tags: [
+      "CWE:287", "CWE:305", "MASVS:auth-8", "MASWE:0014", "NIST.SP.800-53", "OWASP:2021:A07", "PCI-DSS:8.2.1",
+      "MASVS-AUTH-2", "MASTG-TEST-0270",
+    ],
+    description: """
+      A keychain item or key protected with `SecAccessControlCreateWithFlags` is only as strong as \
+      the flags it is given. `.biometryAny` (and its deprecated alias `.touchIDAny`) accepts any \
+      biometric enrolled on the device, including a finger or face added after the item was \
+      stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
+      call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
+      `rawValue:` integers, and reports the weak flag where it is written.
+      """,
+    rationale: """
+      Someone who learns the passcode or holds the unlocked device for a minute can enroll their \
+      own fingerprint or face. With `.biometryAny` the protected item stays valid, so from then on \
+      their biometric unlocks it; nothing tells the app that enrollment changed. `.userPresence` \
+      additionally lets a shoulder-surfed passcode stand in for biometrics.
+      """,
+    vulnerableExample: """
+      guard let access = SecAccessControlCreateWithFlags(
+          kCFAllocatorDefault,
+          kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          .biometryAny,   // any enrolled biometric, including ones added later
+          nil
+      ) else { throw KeychainError.accessControlCreationFailed }
+      """,
+    remediation: """
+      Use `.biometryCurrentSet`: the item is invalidated when biometrics are added or removed, and \
+      the app falls back to its full login to re-create it. Combine it with `.privateKeyUsage` for \
+      Secure Enclave keys. Keep `.userPresence` (or `.or, .devicePasscode`) for items where a \
+      passcode fallback is an accepted risk, and list only the flags your policy rejects in \
+      `weakBiometricFlags`.
+      """,
+    fixedExample: """
+      guard let access = SecAccessControlCreateWithFlags(
+          kCFAllocatorDefault,
+          kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          [.biometryCurrentSet, .privateKeyUsage],
+          nil
+      ) else { throw KeychainError.accessControlCreationFailed }
+      """,
+    references: [
+      Reference("CWE-287: Improper Authentication", url: "https://cwe.mitre.org/data/definitions/287.html"),
+      Reference(
+        "CWE-305: Authentication Bypass by Primary Weakness", url: "https://cwe.mitre.org/data/definitions/305.html"),
+      Reference(
+        "OWASP Top 10 2021 A07: Identification and Authentication Failures",
+        url: "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"),
+      Reference(
+        "Apple: Accessing Keychain Items with Face ID or Touch ID",
+        url: "https://developer.apple.com/documentation/localauthentication/accessing-keychain-items-with-face-id-or-touch-id"),
+      Reference("Apple: SecAccessControlCreateFlags", url: "https://developer.apple.com/documentation/security/secaccesscontrolcreateflags"),
+      Reference("OWASP MASTG-TEST-0270: References to APIs Detecting Biometric Enrollment Changes"),
+      Reference("MASWE-0014 (beta numbering): Cryptographic Keys Not Properly Protected at Rest"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "weakBiometricFlags", summary: "SecAccessControlCreateFlags members to report.",
+      defaultValue: .strings(["biometryAny", "touchIDAny", "userPresence"]), allowedValues: AccessControlFlag.names)
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓.biometryAny, nil)
+      """,
+      "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓.userPresence, &error)",
+      "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓.touchIDAny, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, ↓SecAccessControlCreateFlags.biometryAny, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [↓.biometryAny, .privateKeyUsage], nil)",
+      """
+      func makeKey() {
+          let flags: SecAccessControlCreateFlags = [↓.biometryAny, .or, .devicePasscode]
+          let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
+      """
+      final class KeyStore {
+          private let flags = ↓SecAccessControlCreateFlags.biometryAny
+          func access() -> SecAccessControl? {
+              SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
+      }
+      """,
+      """
+      enum Policy {
+          static let keyFlags: SecAccessControlCreateFlags = [.privateKeyUsage, ↓.biometryAny]
+      }
+      func create() {
+          _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, Policy.keyFlags, nil)
+      }
+      """,
+      """
+      func create() {
+          var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
+          flags.insert(↓.biometryAny)
+          _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
+      """
+      func create() {
+          var flags = SecAccessControlCreateFlags.privateKeyUsage
+          flags.formUnion(↓.touchIDAny)
+          _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags.union(↓.userPresence), nil)
+      }
+      """,
+      "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: ↓2), nil)",
+      """
+      let biometricBits: UInt = ↓0x2
+      let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: biometricBits), nil)
+      """,
+      "let access = SecAccessControlCreateWithFlags(nil, protection, strict ? .biometryCurrentSet : ↓.biometryAny, nil)",
+      "let flags: SecAccessControlCreateFlags = [↓.biometryAny]",
+      RuleExample(
+        "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
+        options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
+    ],
+    clean: [
+      "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .privateKeyUsage], nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, .touchIDCurrentSet, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: 8), nil)",
+      """
+      // .biometryAny would let new fingerprints in, so we use the current set.
+      let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)
+      """,
+      #"let note = "SecAccessControlCreateWithFlags(nil, p, .biometryAny, nil) is weak""#,
+      """
+      enum Unlock { case biometryAny, userPresence }
+      let mode: Unlock = .biometryAny
+      let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)
+      """,
+      """
+      if context.biometryType == .touchID || context.biometryType == .faceID {
+          let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)
+      }
+      """,
+      """
+      func create(requireBiometric: Bool) {
+          var accessFlags: SecAccessControlCreateFlags = [.privateKeyUsage]
+          if requireBiometric { accessFlags.insert(.biometryCurrentSet) }
+          _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, accessFlags, nil)
+      }
+      """,
+      RuleExample(
+        "let access = SecAccessControlCreateWithFlags(nil, protection, .userPresence, nil)",
+        options: ["weakBiometricFlags": .strings(["biometryAny", "touchIDAny"])]),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecAccessControl"] }
+
+  public static func check(_ context: RuleContext) {
+    let weak = Set(context.options.strings("weakBiometricFlags"))
+    let model = context.model
+    let sinkArguments = Set(
+      model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 2)?.id })
+    var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
+    var order: [SyntaxIdentifier] = []
+    for root in model.accessControl.allFlagExpressions(in: model) {
+      for origin in model.accessControl.origins(of: root) where isWeak(origin, weak) {
+        let id = origin.node.id
+        if weakByNode[id] == nil {
+          order.append(id)
+          weakByNode[id] = (origin.node, [], root)
+        }
+        if !weakByNode[id]!.origins.contains(where: { $0.flag == origin.flag }) {
+          weakByNode[id]!.origins.append(origin)
+        }
+      }
+    }
+    for id in order {
+      let (node, origins, sink) = weakByNode[id]!
+      let conditional = origins.allSatisfy(\.isConditional)
+      var related: [(offset: Int, note: String)] = []
+      if origins.contains(where: \.reachedThroughName), sinkArguments.contains(sink.id) {
+        related.append((sink.positionAfterSkippingLeadingTrivia.utf8Offset, "reaches SecAccessControlCreateWithFlags here"))
+      }
+      context.report(
+        node, message: message(for: origins, node: node, conditional: conditional),
+        confidence: conditional ? .medium : nil, fix: fix(for: origins, node: node, context: context), related: related)
+    }
+  }
+
+  static func isWeak(_ origin: FlagOrigin, _ weak: Set<String>) -> Bool {
+    origin.fromRawValue
+      ? !AccessControlFlag.sameBit(as: origin.flag.name).isDisjoint(with: weak) : weak.contains(origin.flag.name)
+  }
+
+  static func message(for origins: [FlagOrigin], node: ExprSyntax, conditional: Bool) -> String {
+    let names = origins.map(\.flag.name)
+    var text: String
+    if origins.first?.fromRawValue == true {
+      text = "`rawValue: \(node.trimmedDescription)` sets \(names.map { "`.\($0)`" }.joined(separator: " and ")): "
+    } else {
+      text = "`.\(names[0])` "
+    }
+    switch names[0] {
+    case "biometryAny", "touchIDAny":
+      if origins.first?.fromRawValue != true, names[0] == "touchIDAny" { text += "(a deprecated alias of `.biometryAny`) " }
+      text +=
+        "keeps the item unlockable after a new fingerprint or face is enrolled, so anyone who can add their own biometrics to the device gets in. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
+    case "userPresence":
+      text +=
+        "accepts any enrolled biometric or the device passcode, so a newly enrolled face or a shoulder-surfed passcode unlocks the item. Use `.biometryCurrentSet` for sensitive items; keep a passcode fallback only where that risk is accepted."
+    default:
+      text +=
+        "is listed as weak in this project's `weakBiometricFlags`. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
+    }
+    if conditional { text += " (The weak flag is chosen on at least one path.)" }
+    return text
+  }
+
+  static func fix(for origins: [FlagOrigin], node: ExprSyntax, context: RuleContext) -> Fix? {
+    guard origins.count == 1, let origin = origins.first, !origin.fromRawValue,
+      let member = node.as(MemberAccessExprSyntax.self)
+    else { return nil }
+    let name = origin.flag.name
+    return Fix(
+      description: "Replace `.\(name)` with `.biometryCurrentSet`",
+      safe: name == "biometryAny" || name == "touchIDAny",
+      edits: [context.replacement(of: member.declName, with: "biometryCurrentSet")])
+  }
+}

@@ -1,0 +1,202 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags keychain items stored with an accessibility class that leaves them readable while the
+/// device is locked.
+public struct WeakKeychainAccessibility: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.weak_keychain_accessibility",
+    title: "Weak keychain accessibility",
+    severity: .high, confidence: .high, resource: "Information leak",
+    tags: [
+      "CWE:311", "CWE:312", "CWE:359", "MASWE:0006", "MASWE:0007", "NIST.SP.800-53", "OWASP:2021:A2", "OWASP:2021:A4",
+      "PCI-DSS:3.4", "PCI-DSS:8.2.1", "MASVS-STORAGE-1",
+    ],
+    description: """
+      The accessibility class of a keychain item decides when the system will decrypt it. \
+      `kSecAttrAccessibleAlways` and `kSecAttrAccessibleAlwaysThisDeviceOnly` make the item \
+      readable at any time, including while the device is locked, and both have been deprecated \
+      since iOS 12. Keyward reports them wherever they reach a keychain query as the \
+      `kSecAttrAccessible` value (dictionary literals, subscripts, `updateValue`, `setValue`, \
+      `setObject`, with the key spelled as the constant, a cast, `String(...)` or its raw value \
+      `"pdmn"`) or the protection class of `SecAccessControlCreateWithFlags`, also through \
+      constants and as the raw strings `"dk"` and `"dku"`.
+      """,
+    rationale: """
+      Data protection ties each keychain item to a class key. Items in the "always" classes are \
+      encrypted with a key that is available without the passcode, so anyone who holds the device \
+      (or a forensic tool, or malware planted while it was briefly unlocked) can read them while \
+      it is locked. Tokens and passwords stored this way get none of the protection the passcode \
+      gives the rest of the app's data.
+      """,
+    vulnerableExample: """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccount as String: "apiToken",
+          kSecValueData as String: data,
+          kSecAttrAccessible as String: kSecAttrAccessibleAlways   // readable while locked
+      ]
+      SecItemAdd(query as CFDictionary, nil)
+      """,
+    remediation: """
+      Use `kSecAttrAccessibleWhenUnlocked` (or `...WhenUnlockedThisDeviceOnly`) for items the app \
+      only needs in the foreground. Items needed by background work should use \
+      `kSecAttrAccessibleAfterFirstUnlock` (or `...AfterFirstUnlockThisDeviceOnly`), which Apple \
+      names as the replacement for the deprecated classes. Add `ThisDeviceOnly` to keep secrets \
+      out of backups and off other devices; `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly` \
+      gives the most protection.
+      """,
+    fixedExample: """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccount as String: "apiToken",
+          kSecValueData as String: data,
+          kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+      ]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      """,
+    references: [
+      Reference("CWE-311: Missing Encryption of Sensitive Data", url: "https://cwe.mitre.org/data/definitions/311.html"),
+      Reference("CWE-312: Cleartext Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/312.html"),
+      Reference(
+        "CWE-359: Exposure of Private Personal Information to an Unauthorized Actor",
+        url: "https://cwe.mitre.org/data/definitions/359.html"),
+      Reference("OWASP Top 10 2021 A02: Cryptographic Failures", url: "https://owasp.org/Top10/A02_2021-Cryptographic_Failures/"),
+      Reference("OWASP Top 10 2021 A04: Insecure Design", url: "https://owasp.org/Top10/A04_2021-Insecure_Design/"),
+      Reference(
+        "Apple: Restricting keychain item accessibility",
+        url: "https://developer.apple.com/documentation/security/restricting-keychain-item-accessibility"),
+      Reference("MASWE-0006 (beta numbering): Sensitive Data Stored Unencrypted in Private Storage Locations"),
+      Reference("MASWE-0007 (beta numbering): Sensitive Data Stored Unencrypted in Shared Storage Requiring No User Interaction"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "weakAccessibilityAttributes", summary: "kSecAttrAccessible values to report.",
+      defaultValue: .strings(["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly"]),
+      allowedValues: AccessibilityClass.names)
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccount as String: "apiToken",
+          kSecAttrAccessible as String: ↓kSecAttrAccessibleAlways
+      ]
+      """,
+      "let query = [kSecAttrAccessible: ↓kSecAttrAccessibleAlwaysThisDeviceOnly] as CFDictionary",
+      "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAlways",
+      "query[String(kSecAttrAccessible)] = ↓kSecAttrAccessibleAlways as String",
+      "query.updateValue(↓kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as String)",
+      "attributes.setValue(↓kSecAttrAccessibleAlwaysThisDeviceOnly, forKey: kSecAttrAccessible as String)",
+      "attributes.setObject(↓kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as NSString)",
+      #"let query: [String: Any] = ["pdmn": ↓"dk", "acct": account]"#,
+      #"query[kSecAttrAccessible as String] = ↓"dku""#,
+      "let access = SecAccessControlCreateWithFlags(nil, ↓kSecAttrAccessibleAlways, .biometryCurrentSet, nil)",
+      """
+      struct TokenStore {
+          static let accessibility = ↓kSecAttrAccessibleAlways
+          func save(_ data: Data) {
+              let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: Self.accessibility]
+              SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      """,
+      """
+      func save(_ data: Data) {
+          let level = ↓kSecAttrAccessibleAlways
+          let key = kSecAttrAccessible as String
+          var query: [String: Any] = [kSecValueData as String: data]
+          query[key] = level
+      }
+      """,
+      "query[kSecAttrAccessible as String] = background ? ↓kSecAttrAccessibleAlways : kSecAttrAccessibleWhenUnlocked",
+      RuleExample(
+        "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
+        options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
+    ],
+    clean: [
+      """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked
+      ]
+      """,
+      "query[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly",
+      "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)",
+      "// Never use kSecAttrAccessibleAlways: query[kSecAttrAccessible] = kSecAttrAccessibleAlways",
+      #"let help = "kSecAttrAccessible: kSecAttrAccessibleAlways is deprecated""#,
+      """
+      // Migrating items stored by an old version: reading the old class is not storing with it.
+      if let current = attributes[kSecAttrAccessible as String] as? String, current == kSecAttrAccessibleAlways as String {
+          migrate()
+      }
+      """,
+      #"let labels: [String: String] = ["mode": "dk", "pdmnx": "dk"]"#,
+      RuleExample(
+        "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
+        options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAlwaysThisDeviceOnly"])]),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["kSecAttrAccessible", "pdmn"] + options.strings("weakAccessibilityAttributes")
+  }
+
+  public static func check(_ context: RuleContext) {
+    let weak = Set(context.options.strings("weakAccessibilityAttributes"))
+    let model = context.model
+    var sinks: [(value: ExprSyntax, at: Syntax, note: String)] = []
+    for write in model.keychainWrites(forKey: "kSecAttrAccessible") {
+      sinks.append((write.value, write.node, "used here as the kSecAttrAccessible value"))
+    }
+    for call in model.accessControlCreations {
+      if let protection = SyntaxFacts.argument(call, at: 1) {
+        sinks.append((protection, Syntax(protection), "passed to SecAccessControlCreateWithFlags here"))
+      }
+    }
+    for sink in sinks {
+      for value in model.resolver.values(of: sink.value) {
+        guard let (accessibility, isRaw) = AccessibilityClass.denoted(by: value.expression),
+          weak.contains(accessibility.name)
+        else { continue }
+        let related: [(offset: Int, note: String)] =
+          value.reachedThroughName ? [(sink.at.positionAfterSkippingLeadingTrivia.utf8Offset, sink.note)] : []
+        context.report(
+          value.expression, message: message(accessibility, isRaw: isRaw, conditional: value.isConditional),
+          confidence: value.isConditional ? .medium : nil,
+          fix: isRaw ? nil : fix(accessibility, node: value.expression, context: context), related: related)
+      }
+    }
+  }
+
+  static func message(_ accessibility: AccessibilityClass, isRaw: Bool, conditional: Bool) -> String {
+    let subject = isRaw ? "`\"\(accessibility.rawValue)\"` (the raw value of `\(accessibility.name)`)" : "`\(accessibility.name)`"
+    var text: String
+    if let replacement = accessibility.replacement {
+      text =
+        "\(subject) makes this keychain item readable while the device is locked, so anyone holding the device can extract it without the passcode; it is deprecated since iOS 12. Use `\(replacement)` if background code needs the item, otherwise `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
+    } else {
+      text =
+        "\(subject) is listed as weak in this project's `weakAccessibilityAttributes`. Use a class that needs the device unlocked, such as `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
+    }
+    if conditional { text += " (The weak class is chosen on at least one path.)" }
+    return text
+  }
+
+  static func fix(_ accessibility: AccessibilityClass, node: ExprSyntax, context: RuleContext) -> Fix? {
+    guard let replacement = accessibility.replacement else { return nil }
+    let token: TokenSyntax
+    if let reference = node.as(DeclReferenceExprSyntax.self) {
+      token = reference.baseName
+    } else if let member = node.as(MemberAccessExprSyntax.self) {
+      token = member.declName.baseName
+    } else {
+      return nil
+    }
+    return Fix(
+      description: "Replace `\(accessibility.name)` with `\(replacement)`", safe: true,
+      edits: [context.replacement(of: token, with: replacement)])
+  }
+}

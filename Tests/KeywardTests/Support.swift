@@ -1,0 +1,63 @@
+import Foundation
+import KeywardCore
+import KeywardRules
+
+/// One rule example, as a test argument.
+struct ExampleCase: Sendable, CustomTestStringConvertible {
+  let ruleID: String
+  let kind: String
+  let number: Int
+  let example: RuleExample
+
+  var testDescription: String { "\(ruleID) \(kind) #\(number)" }
+
+  var rule: any Rule.Type { RuleCatalog.standard.rule(withID: ruleID)! }
+
+  static func all(_ kind: String) -> [ExampleCase] {
+    allRules.flatMap { rule in
+      let examples = kind == "flagged" ? rule.examples.flagged : rule.examples.clean
+      return examples.enumerated().map {
+        ExampleCase(ruleID: rule.metadata.id, kind: kind, number: $0.offset + 1, example: $0.element)
+      }
+    }
+  }
+}
+
+import Testing
+
+enum Scan {
+  /// Scans `code` with one rule configured with `options`, through the real file scanner.
+  static func findings(_ code: String, rule: any Rule.Type, options: [String: OptionValue] = [:]) -> [Finding] {
+    let configured = ConfiguredRule(
+      rule: rule, options: RuleOptions(specs: rule.options, overrides: options), severity: rule.metadata.severity)
+    return FileScanner(rules: [configured]).scan(bytes: Array(code.utf8), path: "Example.swift").findings
+  }
+
+  /// Scans `code` with every rule at its defaults.
+  static func allFindings(_ code: String, path: String = "Example.swift") -> FileOutcome {
+    let rules = Configuration().configuredRules(from: .standard)
+    return FileScanner(rules: rules).scan(bytes: Array(code.utf8), path: path)
+  }
+}
+
+enum Paths {
+  /// The package's root folder.
+  static let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    fatalError("Package.swift not found above \(#filePath)")
+  }()
+
+  static func fixture(_ relative: String) -> URL {
+    packageRoot.appendingPathComponent("Tests/KeywardTests/Fixtures").appendingPathComponent(relative)
+  }
+
+  static func temporaryFolder() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("keyward-tests-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}
