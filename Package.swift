@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(
       name: "KeywardTests",
       dependencies: ["KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI"],
-      resources: [.copy("Golden")]
+      exclude: ["Fixtures", "Golden"]
     ),
   ]
 )

@@ -1,1 +1,3 @@
-print("x")
+import KeywardCLI
+
+KeywardCLI.runAsMain()

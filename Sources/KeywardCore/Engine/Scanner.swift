@@ -50,7 +50,7 @@ public struct Scanner: Sendable {
     }
     return ScanResult(
       root: root, findings: findings.sorted(by: Finding.reportOrder), errors: issues.sorted(by: ScanIssue.reportOrder),
-      rules: rules.map(\.metadata), filesScanned: files.count, filesParsed: parsed)
+      rules: rules, filesScanned: files.count, filesParsed: parsed)
   }
 }
 

@@ -42,12 +42,12 @@ public struct ScanResult: Sendable {
   public var findings: [Finding]
   public var errors: [ScanIssue]
   /// The rules that ran, in catalogue order.
-  public var rules: [RuleMetadata]
+  public var rules: [ConfiguredRule]
   public var filesScanned: Int
   public var filesParsed: Int
 
   public init(
-    root: String, findings: [Finding], errors: [ScanIssue], rules: [RuleMetadata],
+    root: String, findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
     filesScanned: Int, filesParsed: Int
   ) {
     self.root = root

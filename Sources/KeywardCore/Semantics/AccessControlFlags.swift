@@ -69,7 +69,7 @@ public struct AccessControlEvaluator {
 
   public func origins(of expression: ExprSyntax) -> [FlagOrigin] {
     var result: [FlagOrigin] = []
-    collect(expression, conditional: false, depth: 0, into: &result)
+    collect(expression, conditional: false, throughName: false, depth: 0, into: &result)
     return result
   }
 
@@ -101,35 +101,41 @@ public struct AccessControlEvaluator {
     return roots
   }
 
-  private func collect(_ expression: ExprSyntax, conditional: Bool, depth: Int, into result: inout [FlagOrigin]) {
+  private func collect(
+    _ expression: ExprSyntax, conditional: Bool, throughName: Bool, depth: Int, into result: inout [FlagOrigin]
+  ) {
     guard depth < ConstantResolver.maximumDepth else { return }
     for value in resolver.values(of: expression, mutatingMethods: Self.growingMethods) {
       let isConditional = conditional || value.isConditional
+      let isThroughName = throughName || value.reachedThroughName
       let leaf = value.expression
       if let array = leaf.as(ArrayExprSyntax.self) {
         for element in array.elements {
-          collect(element.expression, conditional: isConditional, depth: depth + 1, into: &result)
+          collect(
+            element.expression, conditional: isConditional, throughName: isThroughName, depth: depth + 1, into: &result)
         }
       } else if let member = leaf.as(MemberAccessExprSyntax.self) {
         guard isFlagMember(member), let flag = AccessControlFlag.named(member.declName.baseName.text) else { continue }
         result.append(
           FlagOrigin(
             flag: flag, node: leaf, isConditional: isConditional, fromRawValue: false,
-            reachedThroughName: value.reachedThroughName))
+            reachedThroughName: isThroughName))
       } else if let call = leaf.as(FunctionCallExprSyntax.self) {
-        collect(call: call, conditional: isConditional, depth: depth, into: &result)
+        collect(call: call, conditional: isConditional, throughName: isThroughName, depth: depth, into: &result)
       }
     }
   }
 
-  private func collect(call: FunctionCallExprSyntax, conditional: Bool, depth: Int, into result: inout [FlagOrigin]) {
+  private func collect(
+    call: FunctionCallExprSyntax, conditional: Bool, throughName: Bool, depth: Int, into result: inout [FlagOrigin]
+  ) {
     let callee = call.calledExpression
     if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
       let method = member.declName.baseName.text
       if Self.combiningMethods.contains(method) || Self.narrowingMethods.contains(method) {
-        collect(base, conditional: conditional, depth: depth + 1, into: &result)
+        collect(base, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
         if Self.combiningMethods.contains(method), let argument = call.arguments.first?.expression {
-          collect(argument, conditional: conditional, depth: depth + 1, into: &result)
+          collect(argument, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
         }
         return
       }
@@ -142,11 +148,11 @@ public struct AccessControlEvaluator {
           result.append(
             FlagOrigin(
               flag: flag, node: value.expression, isConditional: conditional || value.isConditional,
-              fromRawValue: true, reachedThroughName: value.reachedThroughName))
+              fromRawValue: true, reachedThroughName: throughName || value.reachedThroughName))
         }
       }
     } else if call.arguments.count == 1, let only = call.arguments.first, only.label == nil {
-      collect(only.expression, conditional: conditional, depth: depth + 1, into: &result)
+      collect(only.expression, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
     }
   }
 

@@ -1,0 +1,18 @@
+import KeywardCore
+
+/// Turns a scan result into one output format.
+public protocol Reporter {
+  func render(_ result: ScanResult) throws -> String
+}
+
+public enum ReportFormat: String, CaseIterable, Sendable {
+  case text, json, sarif
+
+  public func reporter(useColor: Bool = false) -> any Reporter {
+    switch self {
+    case .text: TextReporter(useColor: useColor)
+    case .json: JSONReporter()
+    case .sarif: SARIFReporter()
+    }
+  }
+}

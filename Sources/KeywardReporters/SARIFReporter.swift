@@ -1,0 +1,196 @@
+import Foundation
+import KeywardCore
+
+/// SARIF 2.1.0 as GitHub code scanning reads it: rules with help and `security-severity`,
+/// repository-relative URIs, UTF-16 columns, `partialFingerprints`, suppressions, and files
+/// that could not be scanned as tool notifications.
+public struct SARIFReporter: Reporter {
+  public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+  public init() {}
+
+  public func render(_ result: ScanResult) throws -> String {
+    let ruleIndex = Dictionary(uniqueKeysWithValues: result.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
+    let lineHashes = Self.primaryLocationLineHashes(result.findings)
+    let run: [String: JSONValue] = [
+      "tool": .object([
+        "driver": .object([
+          "name": .string("Keyward"),
+          "semanticVersion": .string(KeywardVersion.current),
+          "version": .string(KeywardVersion.current),
+          "rules": .array(result.rules.map(Self.rule)),
+        ])
+      ]),
+      "columnKind": .string("utf16CodeUnits"),
+      "results": .array(
+        result.findings.enumerated().map { offset, finding in
+          Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset])
+        }),
+      "invocations": .array([
+        .object([
+          "executionSuccessful": .bool(true),
+          "toolExecutionNotifications": .array(result.errors.map(Self.notification)),
+        ])
+      ]),
+    ]
+    let log: [String: JSONValue] = [
+      "$schema": .string(Self.schemaURI),
+      "version": .string("2.1.0"),
+      "runs": .array([.object(run)]),
+    ]
+    return try JSONValue.encode(log)
+  }
+
+  static func rule(_ configured: ConfiguredRule) -> JSONValue {
+    let metadata = configured.metadata
+    var properties: [String: JSONValue] = [
+      "tags": .array(tags(metadata).map(JSONValue.string)),
+      "precision": .string(precision(metadata.confidence)),
+      "problem.severity": .string(metadata.severity >= .high ? "error" : metadata.severity >= .low ? "warning" : "recommendation"),
+    ]
+    if let score = metadata.severity.securityScore { properties["security-severity"] = .string(score) }
+    return .object([
+      "id": .string(metadata.id),
+      "name": .string(metadata.title),
+      "shortDescription": .object(["text": .string(metadata.title)]),
+      "fullDescription": .object(["text": .string(String(metadata.description.prefix(1024)))]),
+      "help": .object([
+        "text": .string(metadata.description + "\n\n" + metadata.remediation),
+        "markdown": .string(RuleDocumentation.markdown(for: configured.rule)),
+      ]),
+      "defaultConfiguration": .object(["level": .string(level(metadata.severity))]),
+      "properties": .object(properties),
+    ])
+  }
+
+  /// The rule's own tags, plus `security` and CodeQL-style CWE tags that GitHub recognises.
+  static func tags(_ metadata: RuleMetadata) -> [String] {
+    let cwe = metadata.tags.compactMap { tag -> String? in
+      guard tag.hasPrefix("CWE:") else { return nil }
+      return "external/cwe/cwe-" + tag.dropFirst(4)
+    }
+    return Array((["security"] + metadata.tags + cwe).prefix(20))
+  }
+
+  static func result(_ finding: Finding, ruleIndex: Int?, lineHash: String) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "ruleId": .string(finding.ruleId),
+      "level": .string(level(finding.severity)),
+      "message": .object(["text": .string(finding.message)]),
+      "locations": .array([.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]),
+      "partialFingerprints": .object([
+        "primaryLocationLineHash": .string(lineHash),
+        "keyward/v1": .string(finding.fingerprint),
+      ]),
+      "properties": .object([
+        "severity": .string(finding.severity.rawValue),
+        "confidence": .string(finding.confidence.rawValue),
+      ]),
+    ]
+    if let ruleIndex { object["ruleIndex"] = .int(ruleIndex) }
+    if !finding.related.isEmpty {
+      object["relatedLocations"] = .array(
+        finding.related.enumerated().map { index, related in
+          .object([
+            "id": .int(index + 1),
+            "message": .object(["text": .string(related.message)]),
+            "physicalLocation": physicalLocation(related.location, snippet: nil),
+          ])
+        })
+    }
+    if let suppression = finding.suppression {
+      var entry: [String: JSONValue] = ["kind": .string(suppression.kind == .inline ? "inSource" : "external")]
+      if let justification = suppression.justification { entry["justification"] = .string(justification) }
+      object["suppressions"] = .array([.object(entry)])
+    }
+    if let fix = finding.fix {
+      object["fixes"] = .array([
+        .object([
+          "description": .object(["text": .string(fix.description)]),
+          "artifactChanges": .array([
+            .object([
+              "artifactLocation": artifactLocation(finding.location.path),
+              "replacements": .array(
+                fix.edits.map { edit in
+                  .object([
+                    "deletedRegion": .object([
+                      "byteOffset": .int(edit.start), "byteLength": .int(edit.end - edit.start),
+                    ]),
+                    "insertedContent": .object(["text": .string(edit.replacement)]),
+                  ])
+                }),
+            ])
+          ]),
+        ])
+      ])
+    }
+    return .object(object)
+  }
+
+  static func physicalLocation(_ location: SourceLocation, snippet: String?) -> JSONValue {
+    var region: [String: JSONValue] = [
+      "startLine": .int(location.start.line),
+      "startColumn": .int(location.start.utf16Column),
+      "endLine": .int(location.end.line),
+      "endColumn": .int(location.end.utf16Column),
+    ]
+    if let snippet { region["snippet"] = .object(["text": .string(snippet)]) }
+    return .object(["artifactLocation": artifactLocation(location.path), "region": .object(region)])
+  }
+
+  static func artifactLocation(_ path: String) -> JSONValue {
+    .object(["uri": .string(uri(for: path)), "uriBaseId": .string("%SRCROOT%")])
+  }
+
+  static func notification(_ issue: ScanIssue) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "level": .string(issue.kind == .parse ? "warning" : "error"),
+      "message": .object(["text": .string("\(issue.path): \(issue.message)")]),
+      "descriptor": .object(["id": .string("keyward.scan-error.\(issue.kind.rawValue)")]),
+    ]
+    var region: [String: JSONValue] = [:]
+    if let line = issue.line { region["startLine"] = .int(line) }
+    var physical: [String: JSONValue] = ["artifactLocation": artifactLocation(issue.path)]
+    if !region.isEmpty { physical["region"] = .object(region) }
+    object["locations"] = .array([.object(["physicalLocation": .object(physical)])])
+    return .object(object)
+  }
+
+  /// A relative URI reference: each path segment percent-encoded.
+  static func uri(for path: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
+    return path.split(separator: "/", omittingEmptySubsequences: false).map {
+      String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
+    }.joined(separator: "/")
+  }
+
+  static func level(_ severity: Severity) -> String {
+    switch severity {
+    case .critical, .high: "error"
+    case .medium, .low: "warning"
+    case .info: "note"
+    }
+  }
+
+  static func precision(_ confidence: Confidence) -> String {
+    switch confidence {
+    case .high: "high"
+    case .medium: "medium"
+    case .low: "low"
+    }
+  }
+
+  /// Per finding, a hash of its line's text without white space, numbered among identical lines
+  /// of the same file (`hash:n`), so alerts follow code that moves.
+  static func primaryLocationLineHashes(_ findings: [Finding]) -> [String] {
+    var seen: [String: Int] = [:]
+    return findings.map { finding in
+      let hash = Fingerprint.hash([Fingerprint.normalized(finding.snippet)])
+      let key = finding.location.path + "\u{0}" + hash
+      let occurrence = (seen[key] ?? 0) + 1
+      seen[key] = occurrence
+      return "\(hash):\(occurrence)"
+    }
+  }
+}

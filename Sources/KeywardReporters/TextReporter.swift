@@ -1,0 +1,101 @@
+import KeywardCore
+
+/// Output for a terminal: `path:line:column: severity: message [rule]`, the code line with the
+/// finding underlined, notes and fixes, then files that could not be scanned and a summary.
+/// Suppressed findings are counted but not shown.
+public struct TextReporter: Reporter {
+  public var useColor: Bool
+
+  public init(useColor: Bool = false) { self.useColor = useColor }
+
+  public func render(_ result: ScanResult) throws -> String {
+    var out = ""
+    for finding in result.activeFindings {
+      out += render(finding)
+      out += "\n"
+    }
+    for issue in result.errors {
+      let place = issue.line.map { "\(issue.path):\($0):\(issue.column ?? 1)" } ?? issue.path
+      out += "\(place): \(paint("error", .red)): \(issue.message)\n"
+    }
+    if !result.errors.isEmpty { out += "\n" }
+    out += summary(result) + "\n"
+    return out
+  }
+
+  func render(_ finding: Finding) -> String {
+    let start = finding.location.start
+    var out = "\(finding.location.path):\(start.line):\(start.column): "
+    out += "\(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
+    out += paint("[\(finding.ruleId)]", .dim) + "\n"
+    let gutter = String(start.line)
+    let pad = String(repeating: " ", count: gutter.count)
+    out += " \(gutter) | \(finding.snippet)\n"
+    out += " \(pad) | \(paint(underline(finding), .green))\n"
+    for related in finding.related {
+      let place = related.location
+      out += " \(pad) = note: \(related.message) (\(place.path):\(place.start.line):\(place.start.column))\n"
+    }
+    if let fix = finding.fix {
+      out += " \(pad) = fix\(fix.safe ? "" : " (review before applying)"): \(fix.description)\n"
+    }
+    return out
+  }
+
+  /// Spaces up to the finding's first column (keeping tabs, so it lines up), then `^~~~`.
+  func underline(_ finding: Finding) -> String {
+    let line = Array(finding.snippet.utf8)
+    let startColumn = min(max(finding.location.start.column - 1, 0), line.count)
+    let endColumn =
+      finding.location.end.line == finding.location.start.line
+      ? min(max(finding.location.end.column - 1, startColumn), line.count) : line.count
+    let before = String(decoding: line[..<startColumn], as: UTF8.self)
+    let marked = String(decoding: line[startColumn..<endColumn], as: UTF8.self)
+    let indent = String(before.map { $0 == "\t" ? "\t" : " " })
+    return indent + "^" + String(repeating: "~", count: max(marked.count - 1, 0))
+  }
+
+  func summary(_ result: ScanResult) -> String {
+    let active = result.activeFindings
+    let files = "\(result.filesScanned) file\(result.filesScanned == 1 ? "" : "s")"
+    var text: String
+    if active.isEmpty {
+      text = "No findings in \(files)."
+    } else {
+      let counts = Severity.allCases.reversed().compactMap { severity -> String? in
+        let count = active.filter { $0.severity == severity }.count
+        return count == 0 ? nil : "\(count) \(severity.rawValue)"
+      }
+      text = "\(active.count) finding\(active.count == 1 ? "" : "s") (\(counts.joined(separator: ", "))) in \(files)."
+    }
+    let suppressed = result.findings.count - active.count
+    if suppressed > 0 { text += " \(suppressed) suppressed." }
+    if !result.errors.isEmpty {
+      text += " \(result.errors.count) file\(result.errors.count == 1 ? "" : "s") could not be scanned completely."
+    }
+    if let first = active.first {
+      text += "\nRun `keyward explain \(first.ruleId)` to learn why a rule matters and how to fix what it finds."
+    }
+    return text
+  }
+
+  enum Color: String {
+    case red = "31"
+    case yellow = "33"
+    case blue = "34"
+    case green = "32"
+    case dim = "2"
+  }
+
+  func color(_ severity: Severity) -> Color {
+    switch severity {
+    case .critical, .high: .red
+    case .medium, .low: .yellow
+    case .info: .blue
+    }
+  }
+
+  func paint(_ text: String, _ color: Color) -> String {
+    useColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+  }
+}

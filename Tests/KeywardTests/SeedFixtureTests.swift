@@ -1,0 +1,27 @@
+import Foundation
+import KeywardCore
+import Testing
+
+/// The seed documents' code samples, judged by all rules at their defaults: findings exactly at
+/// the `↓` markers, none elsewhere.
+@Suite struct SeedFixtureTests {
+  static let fixtureNames: [String] = {
+    let folder = Paths.fixture("Seeds")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasSuffix(".swift") }.sorted()
+  }()
+
+  @Test func thereAreSeedFixtures() {
+    #expect(Self.fixtureNames.count >= 7)
+  }
+
+  @Test(arguments: fixtureNames)
+  func seedSampleIsJudgedRight(_ name: String) throws {
+    let source = try String(contentsOf: Paths.fixture("Seeds/\(name)"), encoding: .utf8)
+    let (code, markers) = RuleExample(source).withoutMarkers
+    let outcome = Scan.allFindings(code, path: name)
+    #expect(outcome.issues.isEmpty, "\(outcome.issues)")
+    let found = outcome.findings.map { "\($0.location.start.line):\($0.location.start.column) \($0.ruleId)" }
+    #expect(outcome.findings.map(\.location.start.offset).sorted() == markers.sorted(), "\(found)")
+  }
+}
