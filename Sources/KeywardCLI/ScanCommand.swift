@@ -61,7 +61,8 @@ struct ScanCommand: KeywardCommand {
     for warning in configuration.warnings { io.warn("warning: \(warning)") }
     let scanner = Scanner(rules: configuration.configuredRules(from: .standard))
     let result = try scanner.scan(ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs))
-    let useColor = format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    let useColor =
+      format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     let report = try format.reporter(useColor: useColor).render(result)
     if let output {
       do {
@@ -69,7 +70,8 @@ struct ScanCommand: KeywardCommand {
       } catch {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
-      io.warn("\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
+      io.warn(
+        "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
       io.standardOutput += report
     }

@@ -10,7 +10,8 @@ public struct SARIFReporter: Reporter {
   public init() {}
 
   public func render(_ result: ScanResult) throws -> String {
-    let ruleIndex = Dictionary(uniqueKeysWithValues: result.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
+    let ruleIndex = Dictionary(
+      uniqueKeysWithValues: result.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
     let lineHashes = Self.primaryLocationLineHashes(result.findings)
     let run: [String: JSONValue] = [
       "tool": .object([
@@ -46,7 +47,8 @@ public struct SARIFReporter: Reporter {
     var properties: [String: JSONValue] = [
       "tags": .array(tags(metadata).map(JSONValue.string)),
       "precision": .string(precision(metadata.confidence)),
-      "problem.severity": .string(metadata.severity >= .high ? "error" : metadata.severity >= .low ? "warning" : "recommendation"),
+      "problem.severity": .string(
+        metadata.severity >= .high ? "error" : metadata.severity >= .low ? "warning" : "recommendation"),
     ]
     if let score = metadata.severity.securityScore { properties["security-severity"] = .string(score) }
     return .object([
@@ -77,7 +79,8 @@ public struct SARIFReporter: Reporter {
       "ruleId": .string(finding.ruleId),
       "level": .string(level(finding.severity)),
       "message": .object(["text": .string(finding.message)]),
-      "locations": .array([.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]),
+      "locations": .array([.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]
+      ),
       "partialFingerprints": .object([
         "primaryLocationLineHash": .string(lineHash),
         "keyward/v1": .string(finding.fingerprint),

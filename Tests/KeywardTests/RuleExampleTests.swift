@@ -30,7 +30,10 @@ import Testing
   @Test(arguments: ExampleCase.all("flagged"))
   func flaggedExampleInACommentIsNotFound(_ testCase: ExampleCase) {
     let code = testCase.example.withoutMarkers.code
-    for wrapped in ["/*\n\(code)\n*/\n", code.split(separator: "\n", omittingEmptySubsequences: false).map { "// \($0)" }.joined(separator: "\n")] {
+    for wrapped in [
+      "/*\n\(code)\n*/\n",
+      code.split(separator: "\n", omittingEmptySubsequences: false).map { "// \($0)" }.joined(separator: "\n"),
+    ] {
       #expect(Scan.findings(wrapped, rule: testCase.rule, options: testCase.example.options).isEmpty, "\(wrapped)")
     }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import KeywardCore
 import KeywardRules
+import Testing
 
 /// One rule example, as a test argument.
 struct ExampleCase: Sendable, CustomTestStringConvertible {
@@ -22,8 +23,6 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
     }
   }
 }
-
-import Testing
 
 enum Scan {
   /// Scans `code` with one rule configured with `options`, through the real file scanner.

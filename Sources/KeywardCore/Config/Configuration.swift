@@ -20,7 +20,9 @@ public struct Configuration: Sendable {
   /// Problems that do not stop a scan (unknown keys), as `file:line:column: message`.
   public var warnings: [String]
 
-  public init(source: String? = nil, excludes: [String] = [], rules: [String: RuleSettings] = [:], warnings: [String] = []) {
+  public init(
+    source: String? = nil, excludes: [String] = [], rules: [String: RuleSettings] = [:], warnings: [String] = []
+  ) {
     self.source = source
     self.excludes = excludes
     self.rules = rules

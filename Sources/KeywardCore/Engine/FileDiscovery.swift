@@ -97,7 +97,8 @@ public struct FileDiscovery {
         do {
           entries = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
-          issues.append(ScanIssue(path: relative, kind: .unreadable, message: "cannot list folder: \(Self.reason(error))"))
+          issues.append(
+            ScanIssue(path: relative, kind: .unreadable, message: "cannot list folder: \(Self.reason(error))"))
           return
         }
         for entry in entries.sorted() {
@@ -109,7 +110,8 @@ public struct FileDiscovery {
       guard FileDiscovery.sourceExtensions.contains(fileExtension) else {
         if explicitlyNamed {
           issues.append(
-            ScanIssue(path: relative, kind: .unreadable, message: "not a Swift source file; only .swift files are scanned"))
+            ScanIssue(
+              path: relative, kind: .unreadable, message: "not a Swift source file; only .swift files are scanned"))
         }
         return
       }

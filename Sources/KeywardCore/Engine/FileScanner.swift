@@ -36,7 +36,9 @@ public struct FileScanner: Sendable {
     do {
       bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.absolutePath)))
     } catch {
-      return FileOutcome(issues: [ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(Self.reason(error))")])
+      return FileOutcome(issues: [
+        ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(Self.reason(error))")
+      ])
     }
     return scan(bytes: bytes, path: path)
   }
@@ -44,7 +46,9 @@ public struct FileScanner: Sendable {
   /// Scans source text given as bytes, as if it were the file at `path`.
   public func scan(bytes: [UInt8], path: String) -> FileOutcome {
     if SourceText.looksBinary(bytes) {
-      return FileOutcome(issues: [ScanIssue(path: path, kind: .binary, message: "skipped: binary data, not source text")])
+      return FileOutcome(issues: [
+        ScanIssue(path: path, kind: .binary, message: "skipped: binary data, not source text")
+      ])
     }
     if let offset = SourceText.firstInvalidUTF8Offset(bytes) {
       let position = SourceText(bytes: bytes).position(of: offset)
@@ -86,7 +90,8 @@ public struct FileScanner: Sendable {
       snippet: text.lineText(start.line - 1), tags: metadata.tags, fingerprint: "", fix: report.fix,
       related: report.related.map { related in
         let position = text.position(of: related.offset)
-        return RelatedLocation(message: related.note, location: SourceLocation(path: path, start: position, end: position))
+        return RelatedLocation(
+          message: related.note, location: SourceLocation(path: path, start: position, end: position))
       })
   }
 

@@ -8,7 +8,9 @@ public struct ScanRequest: Sendable {
   public var jobs: Int
   public var maximumFileSize: Int
 
-  public init(paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize) {
+  public init(
+    paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize
+  ) {
     self.paths = paths
     self.excludes = excludes
     self.jobs = jobs

@@ -21,6 +21,8 @@ public struct SourceText: Sendable {
     self.lineStarts = starts
   }
 
+  public var hasByteOrderMark: Bool { bytes.starts(with: [0xEF, 0xBB, 0xBF]) }
+
   /// The 0-based index of the line holding `offset`.
   public func lineIndex(of offset: Int) -> Int {
     var low = 0
@@ -35,7 +37,8 @@ public struct SourceText: Sendable {
   public func position(of offset: Int) -> SourcePosition {
     let clamped = max(0, min(offset, bytes.count))
     let line = lineIndex(of: clamped)
-    let start = lineStarts[line]
+    // A byte-order mark is invisible in editors: columns on the first line start after it.
+    let start = line == 0 && hasByteOrderMark ? min(3, clamped) : lineStarts[line]
     var utf16 = 0
     for byte in bytes[start..<clamped] {
       // Lead bytes start a scalar; scalars of four bytes take two UTF-16 units.
@@ -47,7 +50,7 @@ public struct SourceText: Sendable {
   /// The text of the 0-based line `index`, without its line break.
   public func lineText(_ index: Int) -> String {
     guard index < lineStarts.count else { return "" }
-    let start = lineStarts[index]
+    let start = index == 0 && hasByteOrderMark ? min(3, bytes.count) : lineStarts[index]
     var end = index + 1 < lineStarts.count ? lineStarts[index + 1] : bytes.count
     while end > start, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
     return String(decoding: bytes[start..<end], as: UTF8.self)

@@ -78,7 +78,9 @@ public final class ConstantResolver {
     return nil
   }
 
-  private func bestBinding(named name: String, in scope: SyntaxIdentifier, ordered: Bool, from node: Syntax?) -> Binding? {
+  private func bestBinding(named name: String, in scope: SyntaxIdentifier, ordered: Bool, from node: Syntax?)
+    -> Binding?
+  {
     guard let candidates = index.bindingsByScope[scope]?[name] else { return nil }
     let usePosition = node?.position
     // A declaration does not see itself: `let x = x` refers to an outer `x`.
@@ -130,7 +132,8 @@ public final class ConstantResolver {
           return
         }
         for part in parts {
-          collect(part.elements, conditional: conditional || part.isConditional, throughName: throughName, depth: depth + 1)
+          collect(
+            part.elements, conditional: conditional || part.isConditional, throughName: throughName, depth: depth + 1)
         }
         return
       }
@@ -143,7 +146,8 @@ public final class ConstantResolver {
         collect([inner][...], conditional: conditional, throughName: throughName, depth: depth + 1)
         return
       }
-      if let binding = boundName(expression) {
+      // A name with no known value (a parameter without default) stays as the name itself.
+      if let binding = boundName(expression), hasValueSources(binding) {
         collect(binding: binding, conditional: conditional, depth: depth + 1)
         return
       }
@@ -173,6 +177,12 @@ public final class ConstantResolver {
           collect([argument][...], conditional: conditional, throughName: true, depth: depth)
         }
       }
+    }
+
+    private func hasValueSources(_ binding: Binding) -> Bool {
+      binding.initializer != nil || !binding.returnedExpressions.isEmpty
+        || (binding.kind == .variable && resolver.index.assignmentsByName[binding.name] != nil)
+        || (!mutatingMethods.isEmpty && resolver.index.memberCallsByReceiver[binding.name] != nil)
     }
 
     /// The binding an expression names, including calls of argument-less functions of the file.

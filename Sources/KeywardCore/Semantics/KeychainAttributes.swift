@@ -51,7 +51,9 @@ public enum KeychainKeys {
       }
     }
     for element in index.dictionaryElements {
-      add(keyExpression: element.key, value: element.value, node: element, container: element.parent?.parent ?? Syntax(element))
+      add(
+        keyExpression: element.key, value: element.value, node: element,
+        container: element.parent?.parent ?? Syntax(element))
     }
     for (subscriptCall, value) in index.subscriptAssignments {
       guard subscriptCall.arguments.count == 1, let key = subscriptCall.arguments.first?.expression else { continue }
@@ -73,6 +75,6 @@ public enum KeychainKeys {
         add(keyExpression: key, value: value, node: call, container: dictionary)
       }
     }
-    return writes
+    return writes.sorted { $0.node.position < $1.node.position }
   }
 }

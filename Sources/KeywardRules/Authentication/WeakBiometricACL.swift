@@ -57,8 +57,12 @@ public struct WeakBiometricACL: Rule {
         url: "https://owasp.org/Top10/A07_2021-Identification_and_Authentication_Failures/"),
       Reference(
         "Apple: Accessing Keychain Items with Face ID or Touch ID",
-        url: "https://developer.apple.com/documentation/localauthentication/accessing-keychain-items-with-face-id-or-touch-id"),
-      Reference("Apple: SecAccessControlCreateFlags", url: "https://developer.apple.com/documentation/security/secaccesscontrolcreateflags"),
+        url:
+          "https://developer.apple.com/documentation/localauthentication/accessing-keychain-items-with-face-id-or-touch-id"
+      ),
+      Reference(
+        "Apple: SecAccessControlCreateFlags",
+        url: "https://developer.apple.com/documentation/security/secaccesscontrolcreateflags"),
       Reference("OWASP MASTG-TEST-0270: References to APIs Detecting Biometric Enrollment Changes"),
       Reference("MASWE-0014 (beta numbering): Cryptographic Keys Not Properly Protected at Rest"),
     ])
@@ -183,7 +187,8 @@ public struct WeakBiometricACL: Rule {
       let conditional = origins.allSatisfy(\.isConditional)
       var related: [(offset: Int, note: String)] = []
       if origins.contains(where: \.reachedThroughName), sinkArguments.contains(sink.id) {
-        related.append((sink.positionAfterSkippingLeadingTrivia.utf8Offset, "reaches SecAccessControlCreateWithFlags here"))
+        related.append(
+          (sink.positionAfterSkippingLeadingTrivia.utf8Offset, "reaches SecAccessControlCreateWithFlags here"))
       }
       context.report(
         node, message: message(for: origins, node: node, conditional: conditional),
@@ -200,24 +205,26 @@ public struct WeakBiometricACL: Rule {
     let names = origins.map(\.flag.name)
     var text: String
     if origins.first?.fromRawValue == true {
-      text = "`rawValue: \(node.trimmedDescription)` sets \(names.map { "`.\($0)`" }.joined(separator: " and ")): "
+      let listed = names.map { "`.\($0)`" }.joined(separator: " and ")
+      text = "`rawValue: \(node.trimmedDescription)` includes \(listed). `.\(names[0])` " + consequence(of: names[0])
     } else {
-      text = "`.\(names[0])` "
-    }
-    switch names[0] {
-    case "biometryAny", "touchIDAny":
-      if origins.first?.fromRawValue != true, names[0] == "touchIDAny" { text += "(a deprecated alias of `.biometryAny`) " }
-      text +=
-        "keeps the item unlockable after a new fingerprint or face is enrolled, so anyone who can add their own biometrics to the device gets in. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
-    case "userPresence":
-      text +=
-        "accepts any enrolled biometric or the device passcode, so a newly enrolled face or a shoulder-surfed passcode unlocks the item. Use `.biometryCurrentSet` for sensitive items; keep a passcode fallback only where that risk is accepted."
-    default:
-      text +=
-        "is listed as weak in this project's `weakBiometricFlags`. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
+      let alias = names[0] == "touchIDAny" ? " (a deprecated alias of `.biometryAny`)" : ""
+      text = "`.\(names[0])`\(alias) " + consequence(of: names[0])
     }
     if conditional { text += " (The weak flag is chosen on at least one path.)" }
     return text
+  }
+
+  /// What a weak flag lets an attacker do, and what to use instead.
+  static func consequence(of flag: String) -> String {
+    switch flag {
+    case "biometryAny", "touchIDAny":
+      "keeps the item unlockable after a new fingerprint or face is enrolled, so anyone who can add their own biometrics to the device gets in. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
+    case "userPresence":
+      "accepts any enrolled biometric or the device passcode, so a newly enrolled face or a shoulder-surfed passcode unlocks the item. Use `.biometryCurrentSet` for sensitive items; keep a passcode fallback only where that risk is accepted."
+    default:
+      "is listed as weak in this project's `weakBiometricFlags`. Use `.biometryCurrentSet`, which invalidates the item when enrollment changes."
+    }
   }
 
   static func fix(for origins: [FlagOrigin], node: ExprSyntax, context: RuleContext) -> Fix? {

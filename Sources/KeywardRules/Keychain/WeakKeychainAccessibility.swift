@@ -56,18 +56,24 @@ public struct WeakKeychainAccessibility: Rule {
       let status = SecItemAdd(query as CFDictionary, nil)
       """,
     references: [
-      Reference("CWE-311: Missing Encryption of Sensitive Data", url: "https://cwe.mitre.org/data/definitions/311.html"),
-      Reference("CWE-312: Cleartext Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/312.html"),
+      Reference(
+        "CWE-311: Missing Encryption of Sensitive Data", url: "https://cwe.mitre.org/data/definitions/311.html"),
+      Reference(
+        "CWE-312: Cleartext Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/312.html"),
       Reference(
         "CWE-359: Exposure of Private Personal Information to an Unauthorized Actor",
         url: "https://cwe.mitre.org/data/definitions/359.html"),
-      Reference("OWASP Top 10 2021 A02: Cryptographic Failures", url: "https://owasp.org/Top10/A02_2021-Cryptographic_Failures/"),
+      Reference(
+        "OWASP Top 10 2021 A02: Cryptographic Failures", url: "https://owasp.org/Top10/A02_2021-Cryptographic_Failures/"
+      ),
       Reference("OWASP Top 10 2021 A04: Insecure Design", url: "https://owasp.org/Top10/A04_2021-Insecure_Design/"),
       Reference(
         "Apple: Restricting keychain item accessibility",
         url: "https://developer.apple.com/documentation/security/restricting-keychain-item-accessibility"),
       Reference("MASWE-0006 (beta numbering): Sensitive Data Stored Unencrypted in Private Storage Locations"),
-      Reference("MASWE-0007 (beta numbering): Sensitive Data Stored Unencrypted in Shared Storage Requiring No User Interaction"),
+      Reference(
+        "MASWE-0007 (beta numbering): Sensitive Data Stored Unencrypted in Shared Storage Requiring No User Interaction"
+      ),
     ])
 
   public static let options = [
@@ -172,7 +178,8 @@ public struct WeakKeychainAccessibility: Rule {
   }
 
   static func message(_ accessibility: AccessibilityClass, isRaw: Bool, conditional: Bool) -> String {
-    let subject = isRaw ? "`\"\(accessibility.rawValue)\"` (the raw value of `\(accessibility.name)`)" : "`\(accessibility.name)`"
+    let subject =
+      isRaw ? "`\"\(accessibility.rawValue)\"` (the raw value of `\(accessibility.name)`)" : "`\(accessibility.name)`"
     var text: String
     if let replacement = accessibility.replacement {
       text =

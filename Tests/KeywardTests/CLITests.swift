@@ -1,0 +1,215 @@
+import Foundation
+import KeywardCLI
+import Testing
+
+/// The command line end to end: exit codes 0 / 1 / 2 and what is printed, in process.
+@Suite struct CLITests {
+  let example = Paths.packageRoot.appendingPathComponent("Examples/VaultApp").path
+
+  func folder(_ files: [String: String]) throws -> URL {
+    let root = Paths.temporaryFolder()
+    for (name, text) in files {
+      let url = root.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    return root
+  }
+
+  static let weakFlag =
+    "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)\n"
+  static let weakAccessibility = "let q = [kSecAttrAccessible: kSecAttrAccessibleAlways]\n"
+
+  @Test func scanningTheExampleAppFindsItsWeaknessesAndExitsOne() {
+    let (status, output) = KeywardCLI.run(["scan", example])
+    #expect(status == 1)
+    #expect(output.standardOutput.contains("Sources/Auth/BiometricKeyManager.swift:11:83: high:"))
+    #expect(output.standardOutput.contains("[swift.weak_keychain_accessibility]"))
+    #expect(output.standardOutput.contains("6 findings (6 high) in 5 files."))
+    #expect(output.standardError.isEmpty)
+  }
+
+  @Test func aCleanTreeExitsZero() throws {
+    let root = try folder(["App.swift": "let greeting = \"hello\"\n"])
+    let (status, output) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 0)
+    #expect(output.standardOutput.contains("No findings in 1 file."))
+  }
+
+  @Test func failOnSetsTheThreshold() throws {
+    let root = try folder(["A.swift": Self.weakFlag])
+    #expect(KeywardCLI.run(["scan", root.path, "--fail-on", "high"]).status == 1)
+    #expect(KeywardCLI.run(["scan", root.path, "--fail-on", "critical"]).status == 0)
+    #expect(KeywardCLI.run(["scan", root.path, "--fail-on", "none"]).status == 0)
+    let (status, output) = KeywardCLI.run(["scan", root.path, "--fail-on", "severe"])
+    #expect(status == 2)
+    #expect(output.standardError.contains("severe"))
+  }
+
+  @Test func usageErrorsExitTwoAndSayWhatIsWrong() {
+    let noPath = KeywardCLI.run(["scan"])
+    #expect(noPath.status == 2)
+    #expect(noPath.output.standardError.contains("give at least one folder or .swift file"))
+    let missing = KeywardCLI.run(["scan", "/no/such/folder"])
+    #expect(missing.status == 2)
+    #expect(missing.output.standardError.contains("path does not exist or cannot be read: /no/such/folder"))
+    let format = KeywardCLI.run(["scan", example, "--format", "xml"])
+    #expect(format.status == 2)
+    #expect(format.output.standardError.contains("'xml' is invalid for '--format"))
+    let unknownCommand = KeywardCLI.run(["scna", example])
+    #expect(unknownCommand.status == 2)
+    let jobs = KeywardCLI.run(["scan", example, "--jobs", "-1"])
+    #expect(jobs.status == 2)
+  }
+
+  @Test func outputFileReceivesTheReport() throws {
+    let root = try folder(["A.swift": Self.weakFlag])
+    let report = root.appendingPathComponent("out/report.json").path
+    try FileManager.default.createDirectory(
+      atPath: (report as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let (status, output) = KeywardCLI.run(["scan", root.path, "--format", "json", "--output", report])
+    #expect(status == 1)
+    #expect(output.standardOutput.isEmpty)
+    #expect(output.standardError.contains("report written to"))
+    let data = try Data(contentsOf: URL(fileURLWithPath: report))
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    #expect((object?["findings"] as? [Any])?.count == 1)
+    let unwritable = KeywardCLI.run(["scan", root.path, "--output", "/no/such/dir/report.txt"])
+    #expect(unwritable.status == 2)
+    #expect(unwritable.output.standardError.contains("cannot write the report"))
+  }
+
+  @Test func excludedPathsAndBuildFoldersAreSkipped() throws {
+    let root = try folder([
+      "App/A.swift": Self.weakFlag, "Generated/B.swift": Self.weakFlag, ".build/C.swift": Self.weakFlag,
+      "Pods/D.swift": Self.weakFlag, "DerivedData/E.swift": Self.weakFlag, "Carthage/F.swift": Self.weakFlag,
+      "App/G.generated.swift": Self.weakFlag,
+    ])
+    let (_, output) = KeywardCLI.run([
+      "scan", root.path, "--format", "json", "--exclude", "Generated/**", "--exclude", "*.generated.swift",
+    ])
+    let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+    let paths = (object?["findings"] as? [[String: Any]])?.compactMap {
+      ($0["location"] as? [String: Any])?["path"] as? String
+    }
+    #expect(paths == ["App/A.swift"])
+  }
+
+  @Test func configurationSetsOptionsAndDisablesRules() throws {
+    let root = try folder([
+      "A.swift": Self.weakFlag + Self.weakAccessibility,
+      ".keyward.yml": """
+      rules:
+        swift.weak_biometric_acl:
+          weakBiometricFlags: [biometryAny, touchIDAny]
+        swift.weak_keychain_accessibility:
+          enabled: false
+      """,
+    ])
+    let (status, output) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 0, "\(output.standardOutput)")
+    #expect(output.standardOutput.contains("No findings"))
+    let severity = try folder([
+      "A.swift": Self.weakAccessibility,
+      "keyward.yml": "rules:\n  swift.weak_keychain_accessibility:\n    severity: critical\n",
+    ])
+    let config = severity.appendingPathComponent("keyward.yml").path
+    let result = KeywardCLI.run(["scan", severity.path, "--config", config])
+    #expect(result.output.standardOutput.contains("critical:"))
+    #expect(KeywardCLI.run(["scan", severity.path, "--config", config, "--fail-on", "critical"]).status == 1)
+  }
+
+  @Test func configurationErrorsNameFileLineAndKey() throws {
+    let root = try folder([
+      "A.swift": Self.weakFlag,
+      ".keyward.yml": "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: biometryAny\n",
+    ])
+    let wrongType = KeywardCLI.run(["scan", root.path])
+    #expect(wrongType.status == 2)
+    #expect(
+      wrongType.output.standardError.contains(
+        ".keyward.yml:3:25: 'weakBiometricFlags' must be a list of strings, found 'biometryAny'"))
+
+    try "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: [biometryAnyy]\n".write(
+      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let badValue = KeywardCLI.run(["scan", root.path])
+    #expect(badValue.status == 2)
+    #expect(
+      badValue.output.standardError.contains(
+        "'biometryAnyy' is not a valid value for 'weakBiometricFlags'; did you mean 'biometryAny'?"))
+
+    try "rules:\n  swift.weak_biometric_acll:\n    enabled: false\n".write(
+      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let unknownRule = KeywardCLI.run(["scan", root.path])
+    #expect(unknownRule.status == 2)
+    #expect(
+      unknownRule.output.standardError.contains(
+        ".keyward.yml:2:3: unknown rule id 'swift.weak_biometric_acll'; did you mean 'swift.weak_biometric_acl'?"))
+
+    try "rules: [oops\n".write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let malformed = KeywardCLI.run(["scan", root.path])
+    #expect(malformed.status == 2)
+    #expect(malformed.output.standardError.contains("malformed YAML"))
+
+    let missing = KeywardCLI.run(["scan", root.path, "--config", root.appendingPathComponent("nope.yml").path])
+    #expect(missing.status == 2)
+    #expect(missing.output.standardError.contains("configuration file does not exist"))
+  }
+
+  @Test func unknownConfigurationKeysWarnButTheScanRuns() throws {
+    let root = try folder([
+      "A.swift": Self.weakFlag,
+      ".keyward.yml": "exclud: [x]\nrules:\n  swift.weak_biometric_acl:\n    enabeld: true\n",
+    ])
+    let (status, output) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 1)
+    #expect(output.standardError.contains(".keyward.yml:1:1: unknown key 'exclud'; did you mean 'exclude'?"))
+    #expect(
+      output.standardError.contains(
+        ".keyward.yml:4:5: unknown option 'enabeld' for rule 'swift.weak_biometric_acl'; did you mean 'enabled'?"))
+  }
+
+  @Test func rulesListsEveryRuleAndExplainDocumentsOne() {
+    let rules = KeywardCLI.run(["rules"])
+    #expect(rules.status == 0)
+    #expect(rules.output.standardOutput.contains("swift.weak_biometric_acl"))
+    #expect(rules.output.standardOutput.contains("swift.weak_keychain_accessibility"))
+    let explain = KeywardCLI.run(["explain", "swift.weak_biometric_acl"])
+    #expect(explain.status == 0)
+    for section in [
+      "## Description", "## Rationale", "## Remediation", "## Configuration", "## References", "weakBiometricFlags",
+      "CWE:287",
+    ] {
+      #expect(explain.output.standardOutput.contains(section), "missing \(section)")
+    }
+    let typo = KeywardCLI.run(["explain", "swift.weak_keychain_accesibility"])
+    #expect(typo.status == 2)
+    #expect(typo.output.standardError.contains("did you mean 'swift.weak_keychain_accessibility'?"))
+  }
+
+  @Test func theExecutableReturnsTheSameExitCodes() throws {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+      "keyward")
+    let candidates = [binary.path, Paths.packageRoot.appendingPathComponent(".build/debug/keyward").path]
+    let path = try #require(
+      candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "keyward was not built")
+    func run(_ arguments: [String]) throws -> (Int32, String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return (process.terminationStatus, text)
+    }
+    #expect(try run(["scan", example]).0 == 1)
+    #expect(try run(["scan", example, "--fail-on", "none"]).0 == 0)
+    let (status, message) = try run(["scan", "/no/such/folder"])
+    #expect(status == 2)
+    #expect(message.contains("path does not exist"))
+    #expect(try run(["scan", example, "--format", "yaml"]).0 == 2)
+  }
+}

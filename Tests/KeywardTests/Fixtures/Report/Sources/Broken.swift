@@ -1,0 +1,5 @@
+import Security
+
+func broken( {
+    let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .touchIDAny, nil)
+}

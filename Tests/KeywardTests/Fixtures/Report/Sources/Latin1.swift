@@ -1,0 +1,2 @@
+let name = "café"
+let q = [kSecAttrAccessible: kSecAttrAccessibleAlways]

@@ -1,0 +1,3 @@
+struct Greeting {
+    let text = "Hello"
+}

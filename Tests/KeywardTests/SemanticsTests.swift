@@ -1,0 +1,141 @@
+import Foundation
+import KeywardCore
+import KeywardRules
+import SwiftParser
+import SwiftSyntax
+import Testing
+
+/// The shared semantic layer: name resolution and value shapes, checked directly.
+@Suite struct SemanticsTests {
+  static let source = """
+    let level = kSecAttrAccessibleWhenUnlocked
+    struct Store {
+        static let level = kSecAttrAccessibleAfterFirstUnlock
+        let other = kSecAttrAccessibleAlways
+        func a() -> Any {
+            let level = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+            return ["a": level]
+        }
+        func b() -> Any { ["b": Self.level] }
+        func d() -> Any { ["d": other] }
+        func e() -> Any { ["e": self.other] }
+    }
+    extension Store { func f() -> Any { ["f": other] } }
+    func g() -> Any { ["g": level] }
+    func h(_ value: CFString = kSecAttrAccessibleAlwaysThisDeviceOnly) -> Any { ["h": value] }
+    func i() -> Any { let x = level; return ["i": x] }
+    func j() -> Any { let level = level; return ["j": level] }
+    var cycleA = cycleB
+    var cycleB = cycleA
+    func k() -> Any { ["k": cycleA] }
+    func l(on: Bool) -> Any { ["l": (on ? kSecAttrAccessibleAlways : kSecAttrAccessibleWhenUnlocked) as String] }
+    func m(name: String?) -> Any { ["m": String(name ?? kSecAttrAccessibleAfterFirstUnlock as String)] }
+    func n() -> Any { var v = kSecAttrAccessibleWhenUnlocked; v = kSecAttrAccessibleAlways; return ["n": v] }
+    var computed: CFString { kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly }
+    func o() -> Any { ["o": computed] }
+    func p() -> Any { if let found = Optional(level) { return ["p": found] }; return [:] }
+    """
+
+  /// For each dictionary entry keyed "x": the texts of the values it resolves to, and whether
+  /// each is conditional.
+  static let resolved: [String: [String]] = {
+    let model = SemanticModel(tree: Parser.parse(source: source))
+    var result: [String: [String]] = [:]
+    for element in model.index.dictionaryElements {
+      guard let key = SyntaxFacts.stringLiteralValue(element.key) else { continue }
+      result[key] = model.resolver.values(of: element.value).map {
+        $0.expression.trimmedDescription + ($0.isConditional ? "?" : "")
+      }
+    }
+    return result
+  }()
+
+  @Test(arguments: [
+    ("a", ["kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly"]),
+    ("b", ["kSecAttrAccessibleAfterFirstUnlock"]),
+    ("d", ["kSecAttrAccessibleAlways"]),
+    ("e", ["kSecAttrAccessibleAlways"]),
+    ("f", ["kSecAttrAccessibleAlways"]),
+    ("g", ["kSecAttrAccessibleWhenUnlocked"]),
+    ("h", ["kSecAttrAccessibleAlwaysThisDeviceOnly?"]),
+    ("i", ["kSecAttrAccessibleWhenUnlocked"]),
+    ("j", ["kSecAttrAccessibleWhenUnlocked"]),
+    ("k", []),
+    ("l", ["kSecAttrAccessibleAlways?", "kSecAttrAccessibleWhenUnlocked?"]),
+    ("m", ["name?", "kSecAttrAccessibleAfterFirstUnlock?"]),
+    ("n", ["kSecAttrAccessibleWhenUnlocked?", "kSecAttrAccessibleAlways?"]),
+    ("o", ["kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"]),
+    ("p", ["Optional(level)"]),
+  ])
+  func namesResolveLexically(_ key: String, _ expected: [String]) {
+    #expect(Self.resolved[key] == expected)
+  }
+
+  @Test func rawFlagValuesDecodeToCurrentNames() {
+    #expect(AccessControlFlag.decode(2).map(\.name) == ["biometryAny"])
+    #expect(AccessControlFlag.decode(3).map(\.name) == ["userPresence", "biometryAny"])
+    #expect(AccessControlFlag.decode(1 << 30 | 1 << 3).map(\.name) == ["biometryCurrentSet", "privateKeyUsage"])
+    #expect(AccessControlFlag.sameBit(as: "touchIDAny") == ["touchIDAny", "biometryAny"])
+  }
+
+  @Test func accessibilityClassesKnowTheirRawValues() {
+    #expect(AccessibilityClass.all.count == 7)
+    #expect(AccessibilityClass.named("kSecAttrAccessibleAlways")?.rawValue == "dk")
+    #expect(
+      AccessibilityClass.named("kSecAttrAccessibleAlwaysThisDeviceOnly")?.replacement
+        == "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly")
+    #expect(AccessibilityClass.named("kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly")?.rawValue == "akpu")
+  }
+
+  @Test func keychainWritesAreFoundInEveryForm() {
+    let code = """
+      var q: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+      q[kSecAttrAccount as String] = "a"
+      q.updateValue(true, forKey: kSecAttrSynchronizable as String)
+      d.setObject(v, forKey: "pdmn")
+      d.setValue(v, forKey: String(kSecValueData))
+      CFDictionaryAddValue(m, kSecAttrService, s)
+      let notKeychain = ["name": "x"]
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    #expect(
+      model.keychainWrites.map(\.key) == [
+        "kSecClass", "kSecAttrAccount", "kSecAttrSynchronizable", "kSecAttrAccessible", "kSecValueData",
+        "kSecAttrService",
+      ])
+  }
+}
+
+/// Every rule type in the rules module is registered, so a new rule cannot be forgotten.
+@Suite struct RegistryTests {
+  @Test func everyRuleTypeIsInAllRules() throws {
+    let folder = Paths.packageRoot.appendingPathComponent("Sources/KeywardRules")
+    let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+    var declared: Set<String> = []
+    while let relative = enumerator.nextObject() as? String {
+      guard relative.hasSuffix(".swift") else { continue }
+      let text = try String(contentsOf: folder.appendingPathComponent(relative), encoding: .utf8)
+      let tree = Parser.parse(source: text)
+      for statement in tree.statements {
+        guard let structDecl = statement.item.as(StructDeclSyntax.self),
+          structDecl.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "Rule" }) == true
+        else { continue }
+        declared.insert(structDecl.name.text)
+      }
+    }
+    #expect(!declared.isEmpty)
+    #expect(declared == Set(allRules.map { String(describing: $0) }))
+  }
+
+  @Test func ruleIdsAreUniqueAndWellFormed() {
+    let ids = RuleCatalog.standard.ids
+    #expect(Set(ids).count == ids.count)
+    for rule in allRules {
+      let metadata = rule.metadata
+      #expect(metadata.id.wholeMatch(of: /(swift|objc|binary)\.[a-z0-9_]+/) != nil, "\(metadata.id)")
+      #expect(metadata.tags.contains { $0.hasPrefix("CWE:") }, "\(metadata.id) has no CWE")
+      #expect(metadata.description.count <= 1024)
+      #expect(!metadata.references.isEmpty)
+    }
+  }
+}
