@@ -119,38 +119,36 @@ import Testing
     #expect(KeywardCLI.run(["scan", severity.path, "--config", config, "--fail-on", "critical"]).status == 1)
   }
 
-  @Test func configurationErrorsNameFileLineAndKey() throws {
-    let root = try folder([
-      "A.swift": Self.weakFlag,
-      ".keyward.yml": "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: biometryAny\n",
-    ])
-    let wrongType = KeywardCLI.run(["scan", root.path])
-    #expect(wrongType.status == 2)
-    #expect(
-      wrongType.output.standardError.contains(
-        ".keyward.yml:3:25: 'weakBiometricFlags' must be a list of strings, found 'biometryAny'"))
+  @Test(arguments: [
+    (
+      "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: biometryAny\n",
+      ".keyward.yml:3:25: 'weakBiometricFlags' must be a list of strings, found 'biometryAny'"
+    ),
+    (
+      "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: [biometryAnyy]\n",
+      "'biometryAnyy' is not a valid value for 'weakBiometricFlags'; did you mean 'biometryAny'?"
+    ),
+    (
+      "rules:\n  swift.weak_biometric_acll:\n    enabled: false\n",
+      ".keyward.yml:2:3: unknown rule id 'swift.weak_biometric_acll'; did you mean 'swift.weak_biometric_acl'?"
+    ),
+    (
+      "rules:\n  swift.weak_biometric_acl:\n    severity: severe\n",
+      ".keyward.yml:3:15: 'severity' must be one of info, low, medium, high, critical, not 'severe'"
+    ),
+    ("rules: [oops\n", ".keyward.yml: malformed YAML"),
+    ("- just\n- a list\n", ".keyward.yml:1:1: the configuration must be a mapping of keys to values"),
+  ])
+  func configurationErrorsNameFileLineAndKey(_ configuration: String, _ message: String) throws {
+    let root = try folder(["A.swift": Self.weakFlag, ".keyward.yml": configuration])
+    let (status, output) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 2)
+    #expect(output.standardError.contains(message), "\(output.standardError)")
+    #expect(output.standardOutput.isEmpty)
+  }
 
-    try "rules:\n  swift.weak_biometric_acl:\n    weakBiometricFlags: [biometryAnyy]\n".write(
-      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
-    let badValue = KeywardCLI.run(["scan", root.path])
-    #expect(badValue.status == 2)
-    #expect(
-      badValue.output.standardError.contains(
-        "'biometryAnyy' is not a valid value for 'weakBiometricFlags'; did you mean 'biometryAny'?"))
-
-    try "rules:\n  swift.weak_biometric_acll:\n    enabled: false\n".write(
-      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
-    let unknownRule = KeywardCLI.run(["scan", root.path])
-    #expect(unknownRule.status == 2)
-    #expect(
-      unknownRule.output.standardError.contains(
-        ".keyward.yml:2:3: unknown rule id 'swift.weak_biometric_acll'; did you mean 'swift.weak_biometric_acl'?"))
-
-    try "rules: [oops\n".write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
-    let malformed = KeywardCLI.run(["scan", root.path])
-    #expect(malformed.status == 2)
-    #expect(malformed.output.standardError.contains("malformed YAML"))
-
+  @Test func aMissingConfigurationFileIsAnError() throws {
+    let root = try folder(["A.swift": Self.weakFlag])
     let missing = KeywardCLI.run(["scan", root.path, "--config", root.appendingPathComponent("nope.yml").path])
     #expect(missing.status == 2)
     #expect(missing.output.standardError.contains("configuration file does not exist"))

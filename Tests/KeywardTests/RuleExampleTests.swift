@@ -69,6 +69,14 @@ import Testing
     }
   }
 
+  /// The code in each rule's documentation is judged as the documentation says.
+  @Test(arguments: allRules.map { $0.metadata.id })
+  func documentedExamplesAreJudgedRight(_ id: String) throws {
+    let rule = try #require(RuleCatalog.standard.rule(withID: id))
+    #expect(!Scan.findings(rule.metadata.vulnerableExample, rule: rule).isEmpty)
+    #expect(Scan.findings(rule.metadata.fixedExample, rule: rule).isEmpty)
+  }
+
   @Test func everyRuleHasExamplesOfBothKinds() {
     for rule in allRules {
       #expect(!rule.examples.flagged.isEmpty, "\(rule.metadata.id) has no flagged example")

@@ -17,32 +17,15 @@ public enum RuleDocumentation {
     lines.append("| Profile | \(metadata.profile.rawValue) |")
     lines.append("| Tags | \(metadata.tags.joined(separator: ", ")) |")
     lines.append("")
-    lines.append("## Description")
-    lines.append("")
-    lines.append(metadata.description)
-    lines.append("")
-    lines.append("## Rationale")
-    lines.append("")
-    lines.append(metadata.rationale)
-    lines.append("")
-    lines += fenced(metadata.vulnerableExample)
-    lines.append("")
-    lines.append("## Remediation")
-    lines.append("")
-    lines.append(metadata.remediation)
-    lines.append("")
-    lines += fenced(metadata.fixedExample)
-    lines.append("")
-    lines.append("## Configuration")
-    lines.append("")
-    lines += configuration(for: rule)
-    lines.append("")
-    lines.append("## References")
-    lines.append("")
-    for reference in metadata.references {
-      lines.append(reference.url.map { "- [\(reference.title)](\($0))" } ?? "- \(reference.title)")
-    }
-    lines.append("")
+    lines += section("Description", [metadata.description])
+    lines += section("Rationale", [metadata.rationale, ""] + fenced(metadata.vulnerableExample))
+    lines += section("Remediation", [metadata.remediation, ""] + fenced(metadata.fixedExample))
+    lines += section("Configuration", configuration(for: rule))
+    lines += section(
+      "References",
+      metadata.references.map { reference in
+        reference.url.map { "- [\(reference.title)](\($0))" } ?? "- \(reference.title)"
+      })
     lines.append(
       "Tags use the seed detector pages' scheme: `MASVS:` ids are MASVS v1, `MASWE:` numbers are the MASWE beta numbering used by the MASTG tests; `MASVS-` ids are MASVS v2."
     )
@@ -72,6 +55,10 @@ public enum RuleDocumentation {
       }
     }
     return lines
+  }
+
+  private static func section(_ title: String, _ body: [String]) -> [String] {
+    ["## \(title)", ""] + body + [""]
   }
 
   private static func fenced(_ code: String) -> [String] {
