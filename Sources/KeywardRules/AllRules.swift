@@ -5,6 +5,9 @@ import KeywardCore
 public let allRules: [any Rule.Type] = [
   WeakBiometricACL.self,
   WeakKeychainAccessibility.self,
+  EventBoundBiometricAuth.self,
+  PasscodeFallbackPolicy.self,
+  PasscodeFallbackACL.self,
 ]
 
 extension RuleCatalog {

@@ -57,7 +57,8 @@ import Testing
     #expect(rules.map { $0["id"] as? String } == RuleCatalog.standard.ids)
     for rule in rules {
       let properties = try #require(rule["properties"] as? [String: Any])
-      #expect(properties["security-severity"] as? String == "8.0")
+      let metadata = try #require(RuleCatalog.standard.rule(withID: rule["id"] as? String ?? "")).metadata
+      #expect(properties["security-severity"] as? String == metadata.severity.securityScore)
       #expect((properties["tags"] as? [String])?.contains("security") == true)
       #expect(((rule["help"] as? [String: Any])?["markdown"] as? String)?.contains("## Remediation") == true)
     }

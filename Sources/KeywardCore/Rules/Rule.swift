@@ -62,14 +62,25 @@ public final class RuleContext {
     _ node: some SyntaxProtocol, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
     related: [(offset: Int, note: String)] = []
   ) {
-    let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
-    let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+    report(
+      start: node.positionAfterSkippingLeadingTrivia.utf8Offset, end: node.endPositionBeforeTrailingTrivia.utf8Offset,
+      message: message, confidence: confidence, fix: fix, related: related)
+  }
+
+  /// Reports the bytes `start..<end`, for findings that cover part of a node.
+  public func report(
+    start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
+    related: [(offset: Int, note: String)] = []
+  ) {
     guard reportedRanges.insert([start, end]).inserted else { return }
     reports.append(
       RuleReport(
         start: start, end: end, message: message, confidence: confidence, fix: fix,
         related: related.filter { $0.offset != start }))
   }
+
+  /// The start of `node` without trivia, for related locations.
+  public func offset(of node: some SyntaxProtocol) -> Int { node.positionAfterSkippingLeadingTrivia.utf8Offset }
 
   /// An edit replacing `node`'s text (without trivia) with `replacement`.
   public func replacement(of node: some SyntaxProtocol, with replacement: String) -> TextEdit {

@@ -13,6 +13,12 @@ public final class SemanticModel {
   public private(set) lazy var keychainWrites: [KeychainAttributeWrite] = KeychainKeys.writes(
     in: index, resolver: resolver)
 
+  /// The file's keychain queries, each with all its attributes and the calls that use it.
+  public private(set) lazy var keychainQueries: [KeychainQuery] = buildKeychainQueries()
+
+  /// Names that carry an `LAContext` to `kSecUseAuthenticationContext`.
+  public private(set) lazy var contextFlow = AuthenticationContextFlow(model: self)
+
   /// Attributes written under `key` (`kSecAttrAccessible`) in any query of the file.
   public func keychainWrites(forKey key: String) -> [KeychainAttributeWrite] {
     keychainWrites.filter { $0.key == key }

@@ -39,6 +39,18 @@ public enum SequenceShape {
     }
   }
 
+  /// Removes wrappers and `as` casts (`query as CFDictionary`), keeping everything else.
+  public static func unwrapCasts(_ expression: ExprSyntax) -> ExprSyntax {
+    let unwrapped = unwrap(expression)
+    guard let sequence = unwrapped.as(SequenceExprSyntax.self) else { return unwrapped }
+    let elements = Array(sequence.elements)[...]
+    guard elements.count > 1,
+      elements.dropFirst().allSatisfy({ $0.is(UnresolvedAsExprSyntax.self) || $0.is(TypeExprSyntax.self) }),
+      let first = elements.first
+    else { return unwrapped }
+    return unwrapCasts(first)
+  }
+
   /// The parts of an operator sequence its value comes from, or nil where the value is
   /// computed (arithmetic, comparison) rather than chosen.
   public static func valueParts(_ elements: ArraySlice<ExprSyntax>) -> [Part]? {

@@ -59,7 +59,7 @@ func checkPolicy() {
         return
     }
 
-    context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Please, pass authorization to enter this area") { success, evaluationError in
+    context.↓evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: "Please, pass authorization to enter this area") { success, evaluationError in
         guard success else {
             return
         }

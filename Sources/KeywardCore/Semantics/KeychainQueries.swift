@@ -1,0 +1,96 @@
+import SwiftSyntax
+
+/// A keychain query or attribute dictionary: every attribute written into one dictionary,
+/// whether by its literal or later by subscripts and `updateValue`, and the `SecItem` calls
+/// that use it.
+public struct KeychainQuery {
+  /// The variable holding the dictionary, if it is held in one.
+  public var binding: Binding?
+  /// The dictionary literal, when the query starts as one.
+  public var literal: DictionaryExprSyntax?
+  public var writes: [KeychainAttributeWrite]
+  /// `SecItemAdd`, `SecItemUpdate`, `SecItemCopyMatching`, `SecItemDelete`, `SecKeyCreateRandomKey`.
+  public var operations: [FunctionCallExprSyntax]
+
+  public func writes(forKey key: String) -> [KeychainAttributeWrite] { writes.filter { $0.key == key } }
+  public func has(_ key: String) -> Bool { writes.contains { $0.key == key } }
+
+  public func isUsed(by operation: String) -> Bool {
+    operations.contains { SyntaxFacts.calledName($0) == operation }
+  }
+
+  /// Where to report something about the query as a whole.
+  public var anchor: Syntax { literal.map(Syntax.init) ?? binding?.node ?? writes.first?.node ?? Syntax(operations[0]) }
+}
+
+public enum KeychainOperations {
+  /// Calls whose first argument is a keychain query or attribute dictionary.
+  public static let names = [
+    "SecItemAdd", "SecItemUpdate", "SecItemCopyMatching", "SecItemDelete", "SecKeyCreateRandomKey",
+  ]
+  /// Calls whose status tells whether the item was stored or found.
+  public static let statusReturning = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching", "SecItemDelete"]
+}
+
+extension SemanticModel {
+  /// Groups the file's keychain attribute writes by the dictionary they go into.
+  func buildKeychainQueries() -> [KeychainQuery] {
+    var order: [SyntaxIdentifier] = []
+    var queries: [SyntaxIdentifier: KeychainQuery] = [:]
+    func entry(_ id: SyntaxIdentifier, binding: Binding?, literal: DictionaryExprSyntax?) -> SyntaxIdentifier {
+      if queries[id] == nil {
+        order.append(id)
+        queries[id] = KeychainQuery(binding: binding, literal: literal, writes: [], operations: [])
+      }
+      if queries[id]!.literal == nil, let literal { queries[id]!.literal = literal }
+      return id
+    }
+    func identity(of expression: Syntax) -> SyntaxIdentifier {
+      if let literal = expression.as(DictionaryExprSyntax.self) {
+        if let binding = binding(initializedBy: literal) {
+          return entry(binding.id, binding: binding, literal: literal)
+        }
+        return entry(literal.id, binding: nil, literal: literal)
+      }
+      if let expression = expression.as(ExprSyntax.self) {
+        let unwrapped = SequenceShape.unwrapCasts(expression)
+        if let binding = resolver.binding(denotedBy: unwrapped) {
+          let literal = binding.initializer.flatMap { SequenceShape.unwrapCasts($0).as(DictionaryExprSyntax.self) }
+          return entry(binding.id, binding: binding, literal: literal)
+        }
+        if let literal = unwrapped.as(DictionaryExprSyntax.self) { return identity(of: Syntax(literal)) }
+      }
+      return entry(expression.id, binding: nil, literal: nil)
+    }
+    for write in keychainWrites {
+      queries[identity(of: write.container)]!.writes.append(write)
+    }
+    for name in KeychainOperations.names {
+      for call in index.calls(named: name) {
+        guard let first = SyntaxFacts.argument(call, at: 0) else { continue }
+        queries[identity(of: Syntax(first))]!.operations.append(call)
+      }
+    }
+    return order.map { queries[$0]! }
+  }
+
+  /// The variable whose initial value is `literal` (through casts), if any.
+  func binding(initializedBy literal: DictionaryExprSyntax) -> Binding? {
+    var node = Syntax(literal)
+    while let parent = node.parent {
+      if let clause = parent.as(InitializerClauseSyntax.self),
+        let pattern = clause.parent?.as(PatternBindingSyntax.self),
+        let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+      {
+        return index.bindingsByName[name]?.first { $0.node.id == pattern.id }
+      }
+      guard
+        parent.is(SequenceExprSyntax.self) || parent.is(ExprListSyntax.self) || parent.is(AsExprSyntax.self)
+          || parent.is(TupleExprSyntax.self) || parent.is(LabeledExprListSyntax.self)
+          || parent.is(LabeledExprSyntax.self)
+      else { return nil }
+      node = parent
+    }
+    return nil
+  }
+}

@@ -1,0 +1,80 @@
+import SwiftSyntax
+
+/// An `LAPolicy` case (raw values from `LAPublicDefines.h`).
+public struct LAPolicyCase: Sendable, Hashable {
+  public var name: String
+  public var rawValue: UInt64
+
+  public static let all: [LAPolicyCase] = [
+    .init(name: "deviceOwnerAuthenticationWithBiometrics", rawValue: 1),
+    .init(name: "deviceOwnerAuthentication", rawValue: 2),
+    .init(name: "deviceOwnerAuthenticationWithWatch", rawValue: 3),
+    .init(name: "deviceOwnerAuthenticationWithCompanion", rawValue: 3),
+    .init(name: "deviceOwnerAuthenticationWithBiometricsOrWatch", rawValue: 4),
+    .init(name: "deviceOwnerAuthenticationWithBiometricsOrCompanion", rawValue: 4),
+    .init(name: "deviceOwnerAuthenticationWithWristDetection", rawValue: 5),
+  ]
+
+  public static func named(_ name: String) -> LAPolicyCase? { all.first { $0.name == name } }
+
+  /// Biometrics alone, or biometrics as one of the accepted means.
+  public var involvesBiometrics: Bool { rawValue == 1 || rawValue == 4 }
+}
+
+/// One `evaluatePolicy` call: its context, its policy, and how its result is delivered.
+public struct PolicyEvaluation {
+  public var call: FunctionCallExprSyntax
+  /// `context` in `context.evaluatePolicy(...)`.
+  public var receiver: ExprSyntax?
+  public var policyExpression: ExprSyntax?
+  /// The policies the argument may be (several through a ternary or constants).
+  public var policies: [LAPolicyCase]
+  /// The reply closure, trailing or as `reply:`; nil for the `async` form.
+  public var reply: ClosureExprSyntax?
+
+  /// From `evaluatePolicy` to the closing parenthesis: the part of the call to report.
+  public var reportRange: (start: Int, end: Int) {
+    let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName
+    let start = (callee.map(Syntax.init) ?? Syntax(call)).positionAfterSkippingLeadingTrivia.utf8Offset
+    let end = (call.rightParen.map(Syntax.init) ?? Syntax(call)).endPositionBeforeTrailingTrivia.utf8Offset
+    return (start, end)
+  }
+}
+
+extension SemanticModel {
+  /// `evaluatePolicy(_:localizedReason:reply:)` and its `async` form. `canEvaluatePolicy` is a
+  /// preflight check and is not an evaluation.
+  public var policyEvaluations: [PolicyEvaluation] {
+    index.calls(named: "evaluatePolicy").compactMap { call in
+      guard SyntaxFacts.argument(call, labeled: "localizedReason") != nil else { return nil }
+      let policy = SyntaxFacts.argument(call, at: 0)
+      let reply =
+        call.trailingClosure ?? SyntaxFacts.argument(call, labeled: "reply").flatMap { $0.as(ClosureExprSyntax.self) }
+      return PolicyEvaluation(
+        call: call, receiver: SyntaxFacts.receiver(of: call), policyExpression: policy,
+        policies: policy.map(policies(of:)) ?? [], reply: reply)
+    }
+  }
+
+  /// The `LAPolicy` cases an expression may denote: `.deviceOwnerAuthentication`,
+  /// `LAPolicy.deviceOwnerAuthentication`, `LAPolicy(rawValue: 2)`, through constants.
+  public func policies(of expression: ExprSyntax) -> [LAPolicyCase] {
+    var result: [LAPolicyCase] = []
+    for value in resolver.values(of: expression) {
+      let leaf = value.expression
+      if let member = leaf.as(MemberAccessExprSyntax.self),
+        member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "LAPolicy",
+        let policy = LAPolicyCase.named(member.declName.baseName.text)
+      {
+        result.append(policy)
+      } else if let call = leaf.as(FunctionCallExprSyntax.self),
+        let raw = SyntaxFacts.argument(call, labeled: "rawValue")
+      {
+        for rawValue in resolver.values(of: raw).compactMap({ SyntaxFacts.integerLiteralValue($0.expression) }) {
+          result += LAPolicyCase.all.filter { $0.rawValue == rawValue }.prefix(1)
+        }
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,211 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags local authentication whose only result is a boolean: nothing in the keychain depends
+/// on it, so a hooked `evaluatePolicy` that answers `true` unlocks the app.
+public struct EventBoundBiometricAuth: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.event_bound_biometric_auth",
+    title: "Event-bound biometric authentication",
+    severity: .high, confidence: .medium, resource: "Authentication",
+    tags: [
+      "CWE:287", "CWE:603", "MASVS:auth-8", "MASWE:0044", "OWASP:2021:A07", "MASVS-AUTH-2", "MASTG-TEST-0266",
+    ],
+    profile: .essential,
+    description: """
+      `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
+      the user authenticated. When that answer alone unlocks data or a feature, authentication is \
+      event-bound: no secret is released by it. Keyward follows the context the policy was \
+      evaluated on through aliases, returns, arguments and stored properties; when it reaches a \
+      keychain query as `kSecUseAuthenticationContext`, and the file's items are stored with an \
+      access control, the authentication is keychain-bound and not reported. Reading items that \
+      were added without an access control after evaluating a policy is still event-bound.
+      """,
+    rationale: """
+      On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
+      its reply with `success = true` (or return `true`) without anyone touching the sensor, and \
+      whatever the `if success` branch unlocks is exposed. A keychain item protected by an access \
+      control is released by the Secure Enclave only after a real authentication, so there is \
+      nothing to hook.
+      """,
+    vulnerableExample: """
+      let context = LAContext()
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock your vault") { success, _ in
+          if success {
+              self.showVault()   // unlocked by a boolean
+          }
+      }
+      """,
+    remediation: """
+      Store the secret that the feature needs (a refresh token, a key) in the keychain with \
+      `SecAccessControlCreateWithFlags(..., .biometryCurrentSet, ...)` as `kSecAttrAccessControl`, \
+      and read it to unlock the feature. To prompt once and reuse the authentication, evaluate the \
+      policy on an `LAContext` and pass that context as `kSecUseAuthenticationContext` in the \
+      query that reads the item.
+      """,
+    fixedExample: """
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+      SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "vault", kSecValueData: key,
+                  kSecAttrAccessControl: access] as CFDictionary, nil)
+
+      let context = LAContext()
+      context.localizedReason = "Unlock your vault"
+      let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: "vault",
+                                    kSecReturnData: true, kSecUseAuthenticationContext: context]
+      var result: AnyObject?
+      let status = SecItemCopyMatching(query as CFDictionary, &result)
+      """,
+    references: [
+      Reference("CWE-287: Improper Authentication", url: "https://cwe.mitre.org/data/definitions/287.html"),
+      Reference(
+        "CWE-603: Use of Client-Side Authentication", url: "https://cwe.mitre.org/data/definitions/603.html"),
+      Reference("OWASP MASTG-TEST-0266: References to APIs for Event-Bound Biometric Authentication"),
+      Reference("OWASP MASTG: Testing Local Authentication (MASVS v1 AUTH-8)"),
+      Reference(
+        "Apple: Accessing Keychain Items with Face ID or Touch ID",
+        url:
+          "https://developer.apple.com/documentation/localauthentication/accessing-keychain-items-with-face-id-or-touch-id"
+      ),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      func requestBiometricUnlock() {
+          let context = LAContext()
+          var error: NSError? = nil
+          if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) {
+              context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "To access your data") { success, error in
+                  if success { print("Authenticated successfully!") }
+              }
+          }
+      }
+      """,
+      """
+      func unlock() async throws {
+          let ok = try await LAContext().↓evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock")
+          if ok { vault.isLocked = false }
+      }
+      """,
+      """
+      final class Gate {
+          private let context = LAContext()
+          func open(_ done: @escaping (Bool) -> Void) {
+              context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open", reply: { ok, _ in done(ok) })
+          }
+      }
+      """,
+      """
+      final class TokenVault {
+          func save(_ token: Data) {
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+              SecItemAdd(query as CFDictionary, nil)
+          }
+          func read() async throws -> Data? {
+              let context = LAContext()
+              guard try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") else { return nil }
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true,
+                                          kSecUseAuthenticationContext as String: context]
+              var result: AnyObject?
+              SecItemCopyMatching(query as CFDictionary, &result)
+              return result as? Data
+          }
+      }
+      """,
+      """
+      func authorize() async throws {
+          let right = LARight()
+          try await right.↓authorize(localizedReason: "Approve the payment")
+          approvePayment()
+      }
+      """,
+    ],
+    clean: [
+      """
+      final class Authenticator {
+          func authenticate(reason: String) async throws -> LAContext {
+              let context = LAContext()
+              _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason)
+              return context
+          }
+      }
+      final class SecureStore {
+          func store(_ data: Data) {
+              let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+              SecItemAdd([kSecValueData as String: data, kSecAttrAccessControl as String: access] as CFDictionary, nil)
+          }
+          func retrieve(context: LAContext? = nil) -> Data? {
+              var query: [String: Any] = [kSecReturnData as String: true]
+              if let context { query[kSecUseAuthenticationContext as String] = context }
+              var result: AnyObject?
+              SecItemCopyMatching(query as CFDictionary, &result)
+              return result as? Data
+          }
+      }
+      func load(authenticator: Authenticator, store: SecureStore) async throws -> Data? {
+          let context = try await authenticator.authenticate(reason: "Read")
+          return store.retrieve(context: context)
+      }
+      """,
+      """
+      final class Session {
+          private var context = LAContext()
+          func unlock() {
+              context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in }
+          }
+          func token() -> Data? {
+              let query: [CFString: Any] = [kSecReturnData: true, kSecUseAuthenticationContext: context]
+              var result: AnyObject?
+              SecItemCopyMatching(query as CFDictionary, &result)
+              return result as? Data
+          }
+      }
+      """,
+      """
+      let context = LAContext()
+      var error: NSError?
+      let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+      """,
+      "context.evaluateAccessControl(access, operation: .useItem, localizedReason: \"Sign\") { ok, _ in }",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy", "LARight"] }
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    let storesWithoutAccessControl =
+      model.keychainQueries.contains { $0.isUsed(by: "SecItemAdd") }
+      && model.keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
+    for evaluation in model.policyEvaluations {
+      let reachesKeychain = evaluation.receiver.map { model.contextFlow.reachesKeychain($0, in: model) } ?? false
+      if reachesKeychain && !storesWithoutAccessControl { continue }
+      let range = evaluation.reportRange
+      let message =
+        reachesKeychain
+        ? "This context is passed to a keychain query, but the items this file stores have no access control (`kSecAttrAccessControl`), so the keychain releases them without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with `SecAccessControlCreateWithFlags(..., .biometryCurrentSet, ...)`."
+        : "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
+      context.report(start: range.start, end: range.end, message: message)
+    }
+    for call in model.index.calls(named: "authorize") where isLARight(SyntaxFacts.receiver(of: call), model: model) {
+      let name =
+        call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName ?? call.calledExpression.firstToken(
+          viewMode: .sourceAccurate)!
+      context.report(
+        start: context.offset(of: name),
+        end: call.rightParen?.endPositionBeforeTrailingTrivia.utf8Offset
+          ?? call.endPositionBeforeTrailingTrivia.utf8Offset,
+        message:
+          "`LARight.authorize` only reports that the user authenticated; whatever it unlocks is unlocked by that event. Use an `LAPersistedRight` and its key or secret, or a keychain item protected by an access control, so that a real authentication is needed to obtain the secret."
+      )
+    }
+  }
+
+  /// Whether `receiver` is an `LARight` (not an `LAPersistedRight`, whose secret binds it).
+  static func isLARight(_ receiver: ExprSyntax?, model: SemanticModel) -> Bool {
+    guard let receiver else { return false }
+    return model.resolver.values(of: receiver).contains { value in
+      guard let call = value.expression.as(FunctionCallExprSyntax.self) else { return false }
+      return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "LARight"
+    }
+  }
+}

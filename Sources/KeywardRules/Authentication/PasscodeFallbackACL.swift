@@ -1,0 +1,92 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags access controls that the device passcode alone can satisfy.
+public struct PasscodeFallbackACL: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.keychain_passcode_fallback_acl",
+    title: "Keychain access control accepts the passcode alone",
+    severity: .medium, confidence: .high, resource: "Authentication",
+    tags: ["CWE:287", "CWE:308", "MASWE:0045", "OWASP:2021:A07", "MASVS-AUTH-2", "MASTG-TEST-0268"],
+    profile: .standard,
+    description: """
+      An access control whose flags are `.devicePasscode` alone, or `.devicePasscode` combined with \
+      `.or` (for example `[.biometryCurrentSet, .or, .devicePasscode]`), lets the device passcode \
+      unlock the item without biometrics. MASTG-TEST-0268 calls this a hardening issue rather than \
+      a vulnerability in itself: report it where the item protects a sensitive transaction.
+      """,
+    rationale: """
+      The passcode is typed in front of others and can be observed or guessed; biometrics cannot \
+      be shoulder-surfed. An item that a passcode alone releases is as strong as the passcode.
+      """,
+    vulnerableExample: """
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                                   [.biometryCurrentSet, .or, .devicePasscode], nil)
+      """,
+    remediation: """
+      Require biometrics for sensitive items: `.biometryCurrentSet` alone, or `[.biometryCurrentSet, \
+      .and, .devicePasscode]` to require both. Keep an `.or, .devicePasscode` fallback only for items \
+      whose exposure to someone who knows the passcode is an accepted risk.
+      """,
+    fixedExample: """
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                                   .biometryCurrentSet, nil)
+      """,
+    references: [
+      Reference(
+        "CWE-308: Use of Single-factor Authentication", url: "https://cwe.mitre.org/data/definitions/308.html"),
+      Reference("OWASP MASTG-TEST-0268: References to APIs Allowing Fallback to Non-Biometric Authentication"),
+      Reference(
+        "Apple: SecAccessControlCreateFlags",
+        url: "https://developer.apple.com/documentation/security/secaccesscontrolcreateflags"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .or, ↓.devicePasscode], nil)",
+      """
+      var flags: SecAccessControlCreateFlags = [.biometryCurrentSet, .or]
+      flags.insert(↓.devicePasscode)
+      let access = SecAccessControlCreateWithFlags(nil, protection, flags, nil)
+      """,
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, ↓.devicePasscode], nil)",
+    ],
+    clean: [
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .and, .devicePasscode], nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .devicePasscode], nil)",
+      "enum Unlock { case devicePasscode }; let u: Unlock = .devicePasscode",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["devicePasscode", "SecAccessControlCreateFlags(rawValue"]
+  }
+
+  static let biometricFlags: Set<String> = [
+    "biometryAny", "biometryCurrentSet", "touchIDAny", "touchIDCurrentSet", "userPresence", "watch", "companion",
+  ]
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    for call in model.accessControlCreations {
+      guard let argument = SyntaxFacts.argument(call, at: 2) else { continue }
+      let origins = model.accessControl.origins(of: argument)
+      let names = Set(origins.map(\.flag.name))
+      guard names.contains("devicePasscode"), names.contains("or") || names.isDisjoint(with: biometricFlags) else {
+        continue
+      }
+      let alone = !names.contains("or")
+      for origin in origins where origin.flag.name == "devicePasscode" {
+        context.report(
+          origin.node,
+          message: alone
+            ? "`.devicePasscode` is the only authentication this item needs, so anyone who knows the passcode reads it. Require `.biometryCurrentSet` (with `.and, .devicePasscode` if both are wanted) for sensitive items."
+            : "`.or, .devicePasscode` lets the passcode replace biometrics for this item, so anyone who knows the passcode reads it. Drop the fallback for sensitive items, or require both with `.and`.",
+          confidence: origin.isConditional ? .medium : nil,
+          related: origin.reachedThroughName
+            ? [(context.offset(of: argument), "reaches SecAccessControlCreateWithFlags here")] : [])
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags policy evaluations that accept the device passcode (or a companion device) instead of
+/// biometrics for a sensitive action.
+public struct PasscodeFallbackPolicy: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.local_auth_passcode_fallback_policy",
+    title: "Local authentication falls back to the passcode",
+    severity: .medium, confidence: .high, resource: "Authentication",
+    tags: ["CWE:287", "CWE:308", "MASWE:0045", "OWASP:2021:A07", "MASVS-AUTH-2", "MASTG-TEST-0268"],
+    profile: .standard,
+    description: """
+      `evaluatePolicy(.deviceOwnerAuthentication, ...)` (raw value 2) succeeds with biometrics or, \
+      after failures or when biometrics are unavailable, with the device passcode; the watch and \
+      companion policies accept a nearby device. For a sensitive transaction this makes the \
+      passcode, which is easier to observe than a face or finger, enough. \
+      `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
+      is good practice (MASTG-TEST-0248) and is never reported.
+      """,
+    rationale: """
+      Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
+      check. Payments, credential changes and other step-up actions should demand the enrolled \
+      biometrics, so that knowing the passcode is not enough (MASWE-0045).
+      """,
+    vulnerableExample: """
+      context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Approve transfer") { success, _ in
+          if success { self.approveTransfer() }
+      }
+      """,
+    remediation: """
+      Use `.deviceOwnerAuthenticationWithBiometrics` for sensitive transactions, and better still \
+      a keychain item protected with `.biometryCurrentSet`. Keep the passcode-accepting policy for \
+      unlocking the app itself where the passcode is an accepted fallback, and list only the \
+      policies your security policy rejects in `fallbackPolicies`.
+      """,
+    fixedExample: """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Approve transfer") { success, _ in
+          if success { self.approveTransfer() }
+      }
+      """,
+    references: [
+      Reference("CWE-287: Improper Authentication", url: "https://cwe.mitre.org/data/definitions/287.html"),
+      Reference(
+        "CWE-308: Use of Single-factor Authentication", url: "https://cwe.mitre.org/data/definitions/308.html"),
+      Reference("OWASP MASTG-TEST-0268: References to APIs Allowing Fallback to Non-Biometric Authentication"),
+      Reference(
+        "MASWE-0045 (beta numbering): Fallback to Non-biometric Credentials Allowed for Sensitive Transactions"),
+      Reference("Apple: LAPolicy", url: "https://developer.apple.com/documentation/localauthentication/lapolicy"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "fallbackPolicies", summary: "LAPolicy cases to report when evaluated.",
+      defaultValue: .strings(
+        LAPolicyCase.all.map(\.name).filter { $0 != "deviceOwnerAuthenticationWithBiometrics" }),
+      allowedValues: LAPolicyCase.all.map(\.name))
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      context.evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: "Approve transfer") { success, _ in }
+      """,
+      "let ok = try await context.evaluatePolicy(↓LAPolicy.deviceOwnerAuthentication, localizedReason: \"Pay\")",
+      "let ok = try await context.evaluatePolicy(↓LAPolicy(rawValue: 2)!, localizedReason: \"Pay\")",
+      """
+      let policy: LAPolicy = allowPasscode ? ↓.deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+      context.evaluatePolicy(policy, localizedReason: "Pay") { _, _ in }
+      """,
+      "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
+    ],
+    clean: [
+      "let passcodeSet = context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error)",
+      "context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Pay\") { _, _ in }",
+      "// context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Pay\")",
+      RuleExample(
+        "context.evaluatePolicy(.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
+        options: ["fallbackPolicies": .strings(["deviceOwnerAuthentication"])]),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
+
+  public static func check(_ context: RuleContext) {
+    let reported = Set(context.options.strings("fallbackPolicies"))
+    let model = context.model
+    for evaluation in model.policyEvaluations {
+      guard let argument = evaluation.policyExpression else { continue }
+      for value in model.resolver.values(of: argument) {
+        guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name) else { continue }
+        let accepts =
+          policy.rawValue == 2
+          ? "the device passcode" : policy.rawValue == 5 ? "the passcode of a worn watch" : "a nearby companion device"
+        context.report(
+          value.expression,
+          message:
+            "`.\(policy.name)` accepts \(accepts) instead of biometrics, so anyone who knows the passcode (or holds the companion device) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`.",
+          confidence: value.isConditional ? .medium : nil,
+          related: value.reachedThroughName ? [(context.offset(of: argument), "evaluated here")] : [])
+      }
+    }
+  }
+}
