@@ -8,18 +8,25 @@ struct RulesCommand: KeywardCommand {
   @Option(help: "Configuration file whose settings to show (default: .keyward.yml here or in a parent).")
   var config: String?
 
+  @Option(help: "Show which rules this profile turns on: essential, standard or strict.")
+  var profile: Profile?
+
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    let loader = ConfigLoader(catalog: .standard)
-    let path = config ?? ConfigLoader.discover(from: FileDiscovery.absolute("."))
-    let configuration = try path.map { try loader.load(path: $0) } ?? Configuration()
-    let enabled = Set(configuration.configuredRules(from: .standard).map(\.metadata.id))
+    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: ".")
+    if let profile { configuration.profile = profile }
     let rows = RuleCatalog.standard.rules.map { rule in
       let metadata = rule.metadata
       let severity = configuration.rules[metadata.id]?.severity ?? metadata.severity
-      return [metadata.id, severity.rawValue, enabled.contains(metadata.id) ? "on" : "off", metadata.title]
+      return [
+        metadata.id, severity.rawValue, metadata.profile.rawValue, configuration.isEnabled(rule) ? "on" : "off",
+        metadata.title,
+      ]
     }
-    io.print(Table.render(header: ["RULE", "SEVERITY", "STATE", "TITLE"], rows: rows))
-    io.print("\n\(rows.count) rules. `keyward explain RULE-ID` shows one in full.")
+    io.print(Table.render(header: ["RULE", "SEVERITY", "PROFILE", "STATE", "TITLE"], rows: rows))
+    let enabled = rows.filter { $0[3] == "on" }.count
+    io.print(
+      "\n\(rows.count) rules, \(enabled) on with the \(configuration.profile.rawValue) profile. `keyward explain RULE-ID` shows one in full."
+    )
     return ExitStatus.clean
   }
 }

@@ -23,6 +23,7 @@ enum FailThreshold: ExpressibleByArgument, Equatable {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
+extension Profile: ExpressibleByArgument {}
 
 struct ScanCommand: KeywardCommand {
   static let configuration = CommandConfiguration(
@@ -39,6 +40,9 @@ struct ScanCommand: KeywardCommand {
 
   @Option(help: "Configuration file (default: .keyward.yml in the scanned folder or a parent).")
   var config: String?
+
+  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
+  var profile: Profile?
 
   @Option(
     name: .customLong("fail-on"),
@@ -57,7 +61,8 @@ struct ScanCommand: KeywardCommand {
   }
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    let configuration = try loadConfiguration()
+    var configuration = try Self.loadConfiguration(explicit: config, scanning: paths[0])
+    if let profile { configuration.profile = profile }
     for warning in configuration.warnings { io.warn("warning: \(warning)") }
     let scanner = Scanner(rules: configuration.configuredRules(from: .standard))
     let result = try scanner.scan(ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs))
@@ -83,10 +88,11 @@ struct ScanCommand: KeywardCommand {
     return result.activeFindings.contains { $0.severity >= minimum } ? ExitStatus.findings : ExitStatus.clean
   }
 
-  func loadConfiguration() throws -> Configuration {
+  /// The configuration named with `--config`, or `.keyward.yml` found from the scanned path.
+  static func loadConfiguration(explicit: String?, scanning path: String) throws -> Configuration {
     let loader = ConfigLoader(catalog: .standard)
-    if let config { return try loader.load(path: config) }
-    let start = FileDiscovery.absolute(paths[0])
+    if let explicit { return try loader.load(path: explicit) }
+    let start = FileDiscovery.absolute(path)
     var isFolder: ObjCBool = false
     _ = FileManager.default.fileExists(atPath: start, isDirectory: &isFolder)
     let folder = isFolder.boolValue ? start : (start as NSString).deletingLastPathComponent

@@ -8,6 +8,11 @@ public let allRules: [any Rule.Type] = [
   EventBoundBiometricAuth.self,
   PasscodeFallbackPolicy.self,
   PasscodeFallbackACL.self,
+  StatusUnchecked.self,
+  HardcodedKeychainSecret.self,
+  SynchronizableSecret.self,
+  ConflictingAttributes.self,
+  ItemMigratable.self,
 ]
 
 extension RuleCatalog {

@@ -12,6 +12,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 ///
 /// ```yaml
 /// exclude: ["Generated/**"]
+/// profile: strict
 /// rules:
 ///   swift.weak_biometric_acl:
 ///     enabled: true
@@ -20,7 +21,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 /// ```
 public struct ConfigLoader {
   public static let fileName = ".keyward.yml"
-  static let topLevelKeys = ["exclude", "rules"]
+  static let topLevelKeys = ["exclude", "profile", "rules"]
   static let ruleKeys = ["enabled", "severity"]
 
   let catalog: RuleCatalog
@@ -70,6 +71,14 @@ public struct ConfigLoader {
       switch key {
       case "exclude":
         configuration.excludes = try reader.strings(value, key: key)
+      case "profile":
+        let text = try reader.string(value, key: key)
+        guard let profile = Profile(rawValue: text) else {
+          throw ConfigurationError(
+            "\(reader.place(value)): 'profile' must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'"
+          )
+        }
+        configuration.profile = profile
       case "rules":
         configuration.rules = try readRules(value, reader: &reader)
       default:

@@ -16,24 +16,33 @@ public struct Configuration: Sendable {
   /// The file it was read from, if any.
   public var source: String?
   public var excludes: [String]
+  /// The rule profile; rules of larger profiles are off unless enabled one by one.
+  public var profile: Profile
   public var rules: [String: RuleSettings]
   /// Problems that do not stop a scan (unknown keys), as `file:line:column: message`.
   public var warnings: [String]
 
   public init(
-    source: String? = nil, excludes: [String] = [], rules: [String: RuleSettings] = [:], warnings: [String] = []
+    source: String? = nil, excludes: [String] = [], profile: Profile = .standard, rules: [String: RuleSettings] = [:],
+    warnings: [String] = []
   ) {
     self.source = source
     self.excludes = excludes
+    self.profile = profile
     self.rules = rules
     self.warnings = warnings
+  }
+
+  /// Whether a rule runs: its own `enabled` setting, else whether the profile includes it.
+  public func isEnabled(_ rule: any Rule.Type) -> Bool {
+    rules[rule.metadata.id]?.enabled ?? (rule.metadata.profile <= profile)
   }
 
   /// The enabled rules of `catalog` with their effective options and severity.
   public func configuredRules(from catalog: RuleCatalog) -> [ConfiguredRule] {
     catalog.rules.compactMap { rule in
       let settings = rules[rule.metadata.id] ?? RuleSettings()
-      guard settings.enabled ?? true else { return nil }
+      guard isEnabled(rule) else { return nil }
       return ConfiguredRule(
         rule: rule, options: RuleOptions(specs: rule.options, overrides: settings.options),
         severity: settings.severity ?? rule.metadata.severity)

@@ -165,6 +165,18 @@ public enum SyntaxFacts {
     return UInt64(text, radix: radix)
   }
 
+  /// Whether a resolved value is boolean true: `true`, `kCFBooleanTrue`, `NSNumber(value: true)`.
+  public static func isTrue(_ expr: ExprSyntax) -> Bool {
+    if let literal = expr.as(BooleanLiteralExprSyntax.self) { return literal.literal.tokenKind == .keyword(.true) }
+    if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "kCFBooleanTrue" }
+    if let call = expr.as(FunctionCallExprSyntax.self), calledName(call) == "NSNumber",
+      let value = argument(call, labeled: "value")
+    {
+      return isTrue(SequenceShape.unwrap(value))
+    }
+    return false
+  }
+
   /// The `index`th argument of a call (trailing closures not counted).
   public static func argument(_ call: FunctionCallExprSyntax, at index: Int) -> ExprSyntax? {
     let arguments = Array(call.arguments)

@@ -15,6 +15,12 @@ public final class SyntaxIndex {
   public private(set) var memberBlocksByType: [String: [MemberBlockSyntax]] = [:]
   /// `Type.member` expressions by type name (`SecAccessControlCreateFlags.biometryAny`).
   public private(set) var qualifiedMembersByType: [String: [MemberAccessExprSyntax]] = [:]
+  /// `base.member` and `.member` expressions by member name.
+  public private(set) var memberAccessesByName: [String: [MemberAccessExprSyntax]] = [:]
+  /// References to platform constants (`kSec…`, `NSFileProtection…`) by name.
+  public private(set) var constantReferencesByName: [String: [DeclReferenceExprSyntax]] = [:]
+  /// `anything.member = value`, by member name.
+  public private(set) var memberAssignmentsByName: [String: [(target: MemberAccessExprSyntax, value: ExprSyntax)]] = [:]
   public private(set) var dictionaryElements: [DictionaryElementSyntax] = []
   /// `container[key] = value`.
   public private(set) var subscriptAssignments: [(subscript: SubscriptCallExprSyntax, value: ExprSyntax)] = []
@@ -25,6 +31,9 @@ public final class SyntaxIndex {
   }
 
   public func calls(named name: String) -> [FunctionCallExprSyntax] { callsByName[name] ?? [] }
+
+  /// Name prefixes of the platform constants whose references are indexed.
+  static let constantPrefixes = ["kSec", "NSFileProtection", "NSDataWritingFileProtection", "LATouchID"]
 
   fileprivate func add(_ binding: Binding) {
     bindingsByScope[binding.scope, default: [:]][binding.name, default: []].append(binding)
@@ -50,7 +59,16 @@ public final class SyntaxIndex {
       }
     }
 
+    override func visitPost(_ node: DeclReferenceExprSyntax) {
+      let name = node.baseName.text
+      guard let first = name.first, first == "k" || first == "N" || first == "L",
+        SyntaxIndex.constantPrefixes.contains(where: name.hasPrefix)
+      else { return }
+      index.constantReferencesByName[name, default: []].append(node)
+    }
+
     override func visitPost(_ node: MemberAccessExprSyntax) {
+      index.memberAccessesByName[node.declName.baseName.text, default: []].append(node)
       if let base = node.base?.as(DeclReferenceExprSyntax.self),
         base.baseName.text.first?.isUppercase == true
       {
@@ -69,6 +87,9 @@ public final class SyntaxIndex {
       // right side the resolver reads.
       let value = elements.count == 3 ? ExprSyntax(elements[2]) : ExprSyntax(node)
       let target = elements[0]
+      if let member = target.as(MemberAccessExprSyntax.self) {
+        index.memberAssignmentsByName[member.declName.baseName.text, default: []].append((member, value))
+      }
       if let subscriptCall = target.as(SubscriptCallExprSyntax.self) {
         index.subscriptAssignments.append((subscriptCall, value))
       } else if let name = SyntaxFacts.storageName(target) {

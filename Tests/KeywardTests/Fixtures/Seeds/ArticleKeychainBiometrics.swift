@@ -12,7 +12,7 @@ func addItem() {
     let query = [
       kSecClass: kSecClassInternetPassword,
       kSecAttrAccount: "andyibanez",
-      kSecValueData: "Pullip2020".data(using: .utf8)!,
+      kSecValueData: ↓"Pullip2020".data(using: .utf8)!,
       kSecAttrServer: "",
       kSecAttrAccessControl: accessControl as Any,
       kSecReturnData: true

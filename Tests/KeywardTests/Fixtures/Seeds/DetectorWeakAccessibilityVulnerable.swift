@@ -14,7 +14,7 @@ func saveAPIToken(token: String) {
         kSecAttrAccessible as String: ↓kSecAttrAccessibleAlways // WEAK!
     ]
     SecItemDelete(query as CFDictionary)
-    SecItemAdd(query as CFDictionary, nil)
+    ↓SecItemAdd(query as CFDictionary, nil)
 }
 
 func saveUserCredentials(password: String) {
@@ -28,5 +28,5 @@ func saveUserCredentials(password: String) {
         kSecValueData as String: data,
         kSecAttrAccessible as String: ↓kSecAttrAccessibleAlwaysThisDeviceOnly // WEAK!
     ]
-    SecItemAdd(query as CFDictionary, nil)
+    ↓SecItemAdd(query as CFDictionary, nil)
 }

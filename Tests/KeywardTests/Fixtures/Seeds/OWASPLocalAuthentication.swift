@@ -19,7 +19,7 @@ func saveProtectedPassword() {
     query[kSecClass as String] = kSecClassGenericPassword
     query[kSecAttrLabel as String] = "com.me.myapp.password" as CFString
     query[kSecAttrAccount as String] = "OWASP Account" as CFString
-    query[kSecValueData as String] = "S00p3r_haCk3r_strong_password".data(using: .utf8)! as CFData
+    query[kSecValueData as String] = ↓"S00p3r_haCk3r_strong_password".data(using: .utf8)! as CFData
     query[kSecAttrAccessControl as String] = accessControl
 
     let status = SecItemAdd(query as CFDictionary, nil)

@@ -1,0 +1,98 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags queries whose attributes contradict each other, so the item is not stored as intended.
+public struct ConflictingAttributes: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.keychain_conflicting_attributes",
+    title: "Conflicting keychain attributes",
+    severity: .low, confidence: .medium, resource: "Information leak",
+    tags: ["CWE:710", "MASVS-STORAGE-1"],
+    profile: .standard,
+    description: """
+      Two combinations in one keychain query do not do what they say: `kSecAttrAccessible` together \
+      with `kSecAttrAccessControl` (the OWASP chapter calls them mutually exclusive; the access \
+      control already carries the accessibility, and an add can fail with `errSecParam`), and \
+      `kSecAttrSynchronizable` true with a `...ThisDeviceOnly` class, which synchronisable items \
+      may not use.
+      """,
+    rationale: """
+      A query the keychain rejects leaves the secret unstored, usually unnoticed; a query that \
+      mixes intents hides which protection the item really gets.
+      """,
+    vulnerableExample: """
+      let query: [String: Any] = [
+          kSecValueData as String: data,
+          kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          kSecAttrAccessControl as String: access
+      ]
+      """,
+    remediation: """
+      Give the accessibility once, as the protection argument of `SecAccessControlCreateWithFlags`, \
+      and drop `kSecAttrAccessible`. Do not synchronise items that must stay on this device.
+      """,
+    fixedExample: """
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+      let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]
+      """,
+    references: [
+      Reference("Apple: kSecAttrAccessControl", url: "https://developer.apple.com/documentation/security/ksecattraccesscontrol"),
+      Reference("Apple: kSecAttrSynchronizable", url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
+      Reference("OWASP MASTG: Testing Local Authentication (Security.framework sample)"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      let query: [String: Any] = [
+          kSecValueData as String: data,
+          ↓kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          kSecAttrAccessControl as String: access
+      ]
+      """,
+      """
+      var query: [String: Any] = [kSecAttrAccessControl as String: access]
+      query[↓kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
+      """,
+      """
+      let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                                  kSecAttrSynchronizable as String: ↓true]
+      """,
+    ],
+    clean: [
+      "let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]",
+      "let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock, kSecAttrSynchronizable as String: true]",
+      """
+      let a: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      let b: [String: Any] = [kSecAttrAccessControl as String: access]
+      """,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessControl", "kSecAttrSynchronizable"] }
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    for query in model.keychainQueries {
+      if query.has("kSecAttrAccessControl") {
+        for write in query.writes(forKey: "kSecAttrAccessible") {
+          context.report(
+            write.keyExpression,
+            message:
+              "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute.",
+            related: query.writes(forKey: "kSecAttrAccessControl").map { (context.offset(of: $0.keyExpression), "access control set here") })
+        }
+      }
+      let deviceOnly = query.writes(forKey: "kSecAttrAccessible").flatMap { model.resolver.values(of: $0.value) }
+        .compactMap { AccessibilityClass.denoted(by: $0.expression)?.value }.filter(\.isThisDeviceOnly)
+      guard let accessibility = deviceOnly.first else { continue }
+      for write in query.writes(forKey: "kSecAttrSynchronizable") {
+        for value in model.resolver.values(of: write.value) where SyntaxFacts.isTrue(value.expression) {
+          context.report(
+            value.expression,
+            message:
+              "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`).")
+        }
+      }
+    }
+  }
+}

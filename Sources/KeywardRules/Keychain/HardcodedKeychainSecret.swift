@@ -1,0 +1,99 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags secrets written in the source and stored in the keychain.
+public struct HardcodedKeychainSecret: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.hardcoded_keychain_secret",
+    title: "Hard-coded secret stored in the keychain",
+    severity: .high, confidence: .high, resource: "Information leak",
+    tags: ["CWE:798", "CWE:259", "MASWE:0005", "OWASP:2021:A07", "MASVS-STORAGE-1", "MASVS-AUTH-1"],
+    profile: .essential,
+    description: """
+      A string or byte literal stored as `kSecValueData` is a secret that ships in the app binary \
+      for anyone to read with `strings`: the keychain protects the copy on the device, not the \
+      one in the app. Keyward follows the value through constants, `.data(using:)`, `Data(...)` \
+      and `Array(... .utf8)`.
+      """,
+    rationale: """
+      Every install of the app carries the same secret in its executable, where it can be \
+      extracted without a device. Rotating it requires a new release.
+      """,
+    vulnerableExample: """
+      query[kSecValueData as String] = "S00p3r_haCk3r_strong_password".data(using: .utf8)! as CFData
+      """,
+    remediation: """
+      Store only secrets the app receives at run time (a token from your server after login, a key \
+      generated on the device). Keep server credentials on the server.
+      """,
+    fixedExample: """
+      query[kSecValueData as String] = sessionToken.data(using: .utf8)! as CFData
+      """,
+    references: [
+      Reference("CWE-798: Use of Hard-coded Credentials", url: "https://cwe.mitre.org/data/definitions/798.html"),
+      Reference("CWE-259: Use of Hard-coded Password", url: "https://cwe.mitre.org/data/definitions/259.html"),
+      Reference("MASWE-0005 (beta numbering): API Keys Hardcoded in the App Package"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      #"query[kSecValueData as String] = ↓"S00p3r_haCk3r_strong_password".data(using: .utf8)! as CFData"#,
+      #"let item: [String: Any] = [kSecValueData as String: Data(↓"hunter2".utf8)]"#,
+      """
+      let apiKey = ↓"sk_live_51HxQ"
+      let item: [CFString: Any] = [kSecValueData: apiKey.data(using: .utf8)!]
+      """,
+      "let item: [String: Any] = [kSecValueData as String: Data(↓[0x01, 0x02, 0x03, 0x04])]",
+    ],
+    clean: [
+      "query[kSecValueData as String] = token.data(using: .utf8)!",
+      #"query[kSecAttrAccount as String] = "user@example.com""#,
+      #"let item: [String: Any] = [kSecValueData as String: Data("".utf8)]"#,
+      #"let item: [String: Any] = [kSecValueData as String: Data("\(prefix)-\(token)".utf8)]"#,
+      """
+      var a = Data(b)
+      var b = Data(a)
+      let item: [String: Any] = [kSecValueData as String: a]
+      """,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "v_Data"] }
+
+  public static func check(_ context: RuleContext) {
+    for write in context.model.keychainWrites(forKey: "kSecValueData") {
+      for literal in literals(in: write.value, model: context.model) {
+        context.report(
+          literal,
+          message:
+            "A secret written in the source is stored in the keychain: it ships in the app binary, where anyone can extract it without a device. Store only secrets obtained at run time.",
+          related: [(context.offset(of: write.value), "stored as kSecValueData here")])
+      }
+    }
+  }
+
+  /// Non-empty string and byte-array literals the value is made from.
+  static func literals(in expression: ExprSyntax, model: SemanticModel, depth: Int = 0) -> [ExprSyntax] {
+    // Names can refer to each other (`var a = Data(b); var b = Data(a)`): bound the descent.
+    guard depth < 8 else { return [] }
+    var found: [ExprSyntax] = []
+    for value in model.resolver.values(of: expression) {
+      let leaf = value.expression
+      if let text = SyntaxFacts.stringLiteralValue(leaf) {
+        if !text.isEmpty { found.append(leaf) }
+      } else if let array = leaf.as(ArrayExprSyntax.self), !array.elements.isEmpty,
+        array.elements.allSatisfy({ $0.expression.is(IntegerLiteralExprSyntax.self) })
+      {
+        found.append(leaf)
+      } else if let call = leaf.as(FunctionCallExprSyntax.self) {
+        // `"…".data(using:)`, `Data("…".utf8)`, `Data([…])`, `Array("…".utf8)`.
+        let sources = [SyntaxFacts.receiver(of: call)].compactMap { $0 } + call.arguments.map(\.expression)
+        for source in sources {
+          let unwrapped = SequenceShape.unwrap(source)
+          let base = unwrapped.as(MemberAccessExprSyntax.self).flatMap { $0.declName.baseName.text == "utf8" ? $0.base : nil }
+          found += literals(in: base ?? unwrapped, model: model, depth: depth + 1)
+        }
+      }
+    }
+    return found
+  }
+}

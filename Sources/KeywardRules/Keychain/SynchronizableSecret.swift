@@ -1,0 +1,132 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags secrets and private keys that iCloud Keychain copies to the user's other devices.
+public struct SynchronizableSecret: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.keychain_synchronizable_secret",
+    title: "Secret synchronised through iCloud Keychain",
+    severity: .medium, confidence: .medium, resource: "Information leak",
+    tags: ["CWE:359", "CWE:312", "MASWE:0006", "MASVS-STORAGE-1", "MASVS-STORAGE-2"],
+    profile: .standard,
+    description: """
+      `kSecAttrSynchronizable` set to true makes iCloud Keychain copy the item to every device on \
+      the user's account (since iOS 14 that includes keys). Keyward reports it on items that hold \
+      secrets: private keys, and items whose account, service, label or data is named like a \
+      secret (`sensitiveNamePatterns`).
+      """,
+    rationale: """
+      A session token or private key synchronised to other devices can be used from any of them, \
+      including ones the app never authenticated, and survives on them after the user signs out \
+      on this device. Device-bound secrets should stay on the device that created them.
+      """,
+    vulnerableExample: """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccount as String: "refreshToken",
+          kSecValueData as String: token,
+          kSecAttrSynchronizable as String: true
+      ]
+      """,
+    remediation: """
+      Leave `kSecAttrSynchronizable` unset (false) for tokens and keys, and use a \
+      `...ThisDeviceOnly` accessibility class so they also stay out of backups. Synchronise only \
+      what the user expects on all devices, such as website passwords.
+      """,
+    fixedExample: """
+      let query: [String: Any] = [
+          kSecClass as String: kSecClassGenericPassword,
+          kSecAttrAccount as String: "refreshToken",
+          kSecValueData as String: token,
+          kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+      ]
+      """,
+    references: [
+      Reference("Apple: kSecAttrSynchronizable", url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
+      Reference("CWE-359: Exposure of Private Personal Information to an Unauthorized Actor", url: "https://cwe.mitre.org/data/definitions/359.html"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
+      defaultValue: .strings(SensitiveNames.defaultPatterns))
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      let query: [String: Any] = [
+          kSecAttrAccount as String: "refreshToken",
+          kSecValueData as String: data,
+          kSecAttrSynchronizable as String: ↓true
+      ]
+      """,
+      """
+      var query = [String: Any]()
+      query[kSecClass as String] = kSecClassKey
+      query[kSecAttrKeyClass as String] = kSecAttrKeyClassPrivate
+      query[kSecAttrSynchronizable as String] = ↓kCFBooleanTrue
+      SecItemAdd(query as CFDictionary, nil)
+      """,
+      """
+      let item: [CFString: Any] = [kSecAttrService: service, kSecValueData: passwordData, kSecAttrSynchronizable: ↓true]
+      """,
+    ],
+    clean: [
+      """
+      let query: [String: Any] = [kSecAttrAccount as String: "refreshToken", kSecValueData as String: data,
+                                  kSecAttrSynchronizable as String: false]
+      """,
+      """
+      let query: [String: Any] = [kSecAttrServer as String: "example.com", kSecValueData as String: data,
+                                  kSecAttrSynchronizable as String: true]
+      """,
+      """
+      let lookup: [String: Any] = [kSecAttrAccount as String: "refreshToken", kSecReturnData as String: true,
+                                   kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]
+      """,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrSynchronizable", "\"sync\""] }
+
+  public static func check(_ context: RuleContext) {
+    let patterns = context.options.strings("sensitiveNamePatterns")
+    let model = context.model
+    for query in model.keychainQueries {
+      guard query.has("kSecValueData") || query.isUsed(by: "SecItemAdd") || query.isUsed(by: "SecItemUpdate")
+        || query.isUsed(by: "SecKeyCreateRandomKey")
+      else { continue }
+      let secret = holdsSecret(query, patterns: patterns, model: model)
+      guard let reason = secret else { continue }
+      for write in query.writes(forKey: "kSecAttrSynchronizable") {
+        for value in model.resolver.values(of: write.value) where SyntaxFacts.isTrue(value.expression) {
+          context.report(
+            value.expression,
+            message:
+              "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class.")
+        }
+      }
+    }
+  }
+
+  /// What makes the item a secret, or nil.
+  static func holdsSecret(_ query: KeychainQuery, patterns: [String], model: SemanticModel) -> String? {
+    for write in query.writes(forKey: "kSecAttrKeyClass") {
+      if model.resolver.values(of: write.value).contains(where: {
+        $0.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "kSecAttrKeyClassPrivate"
+      }) {
+        return "a private key"
+      }
+    }
+    for key in ["kSecAttrAccount", "kSecAttrService", "kSecAttrLabel", "kSecAttrApplicationTag", "kSecValueData"] {
+      for write in query.writes(forKey: key) {
+        if let word = SensitiveNames.words(in: write.value, model: model).first(where: {
+          SensitiveNames.matches($0, patterns: patterns)
+        }) {
+          return "a secret (`\(word)`)"
+        }
+      }
+    }
+    return nil
+  }
+}
