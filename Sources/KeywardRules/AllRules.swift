@@ -13,6 +13,11 @@ public let allRules: [any Rule.Type] = [
   SynchronizableSecret.self,
   ConflictingAttributes.self,
   ItemMigratable.self,
+  DeprecatedSecurityAPI.self,
+  UnprotectedFileStorage.self,
+  BiometricReuseWindow.self,
+  EnrollmentChangeUnchecked.self,
+  CleartextStoragePreferences.self,
 ]
 
 extension RuleCatalog {

@@ -77,4 +77,26 @@ extension SemanticModel {
     }
     return result
   }
+
+  /// Whether the file stores keychain items but none with an access control: then a context
+  /// reaching a query unlocks nothing the keychain itself protects.
+  public var storesItemsWithoutAccessControl: Bool {
+    keychainQueries.contains { $0.isUsed(by: "SecItemAdd") } && keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
+  }
+
+  /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
+  /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected.
+  public func binding(of evaluation: PolicyEvaluation) -> EvaluationBinding {
+    let reaches = evaluation.receiver.map { contextFlow.reachesKeychain($0, in: self) } ?? false
+    if !reaches { return .eventBound }
+    return storesItemsWithoutAccessControl ? .contextToUnprotectedItems : .keychainBound
+  }
+}
+
+public enum EvaluationBinding {
+  /// Nothing but the boolean result depends on the evaluation.
+  case eventBound
+  /// The context reaches a keychain query, but the file stores items without access control.
+  case contextToUnprotectedItems
+  case keychainBound
 }

@@ -173,15 +173,12 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
-    let storesWithoutAccessControl =
-      model.keychainQueries.contains { $0.isUsed(by: "SecItemAdd") }
-      && model.keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
     for evaluation in model.policyEvaluations {
-      let reachesKeychain = evaluation.receiver.map { model.contextFlow.reachesKeychain($0, in: model) } ?? false
-      if reachesKeychain && !storesWithoutAccessControl { continue }
+      let binding = model.binding(of: evaluation)
+      if binding == .keychainBound { continue }
       let range = evaluation.reportRange
       let message =
-        reachesKeychain
+        binding == .contextToUnprotectedItems
         ? "This context is passed to a keychain query, but the items this file stores have no access control (`kSecAttrAccessControl`), so the keychain releases them without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with `SecAccessControlCreateWithFlags(..., .biometryCurrentSet, ...)`."
         : "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
       context.report(start: range.start, end: range.end, message: message)

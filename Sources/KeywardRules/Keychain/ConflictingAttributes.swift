@@ -36,8 +36,11 @@ public struct ConflictingAttributes: Rule {
       let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]
       """,
     references: [
-      Reference("Apple: kSecAttrAccessControl", url: "https://developer.apple.com/documentation/security/ksecattraccesscontrol"),
-      Reference("Apple: kSecAttrSynchronizable", url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
+      Reference(
+        "Apple: kSecAttrAccessControl", url: "https://developer.apple.com/documentation/security/ksecattraccesscontrol"),
+      Reference(
+        "Apple: kSecAttrSynchronizable",
+        url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
       Reference("OWASP MASTG: Testing Local Authentication (Security.framework sample)"),
     ])
 
@@ -68,7 +71,9 @@ public struct ConflictingAttributes: Rule {
       """,
     ])
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessControl", "kSecAttrSynchronizable"] }
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["kSecAttrAccessControl", "kSecAttrSynchronizable"]
+  }
 
   public static func check(_ context: RuleContext) {
     let model = context.model
@@ -79,7 +84,9 @@ public struct ConflictingAttributes: Rule {
             write.keyExpression,
             message:
               "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute.",
-            related: query.writes(forKey: "kSecAttrAccessControl").map { (context.offset(of: $0.keyExpression), "access control set here") })
+            related: query.writes(forKey: "kSecAttrAccessControl").map {
+              (context.offset(of: $0.keyExpression), "access control set here")
+            })
         }
       }
       let deviceOnly = query.writes(forKey: "kSecAttrAccessible").flatMap { model.resolver.values(of: $0.value) }
@@ -90,7 +97,8 @@ public struct ConflictingAttributes: Rule {
           context.report(
             value.expression,
             message:
-              "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`).")
+              "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`)."
+          )
         }
       }
     }

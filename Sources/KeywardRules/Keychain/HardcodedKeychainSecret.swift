@@ -89,7 +89,9 @@ public struct HardcodedKeychainSecret: Rule {
         let sources = [SyntaxFacts.receiver(of: call)].compactMap { $0 } + call.arguments.map(\.expression)
         for source in sources {
           let unwrapped = SequenceShape.unwrap(source)
-          let base = unwrapped.as(MemberAccessExprSyntax.self).flatMap { $0.declName.baseName.text == "utf8" ? $0.base : nil }
+          let base = unwrapped.as(MemberAccessExprSyntax.self).flatMap {
+            $0.declName.baseName.text == "utf8" ? $0.base : nil
+          }
           found += literals(in: base ?? unwrapped, model: model, depth: depth + 1)
         }
       }

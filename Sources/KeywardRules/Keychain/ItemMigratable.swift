@@ -30,7 +30,8 @@ public struct ItemMigratable: Rule {
                                   kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
       """,
     references: [
-      Reference("CWE-922: Insecure Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/922.html"),
+      Reference(
+        "CWE-922: Insecure Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/922.html"),
       Reference(
         "Apple: Restricting keychain item accessibility",
         url: "https://developer.apple.com/documentation/security/restricting-keychain-item-accessibility"),
@@ -62,7 +63,11 @@ public struct ItemMigratable: Rule {
         !accessibility.isThisDeviceOnly, !accessibility.isDeprecated
       else { continue }
       let fixed = accessibility.name + "ThisDeviceOnly"
-      let fix = isRaw ? nil : Fix(description: "Use `\(fixed)`", safe: false, edits: [context.replacement(of: value.expression, with: fixed)])
+      let fix =
+        isRaw
+        ? nil
+        : Fix(
+          description: "Use `\(fixed)`", safe: false, edits: [context.replacement(of: value.expression, with: fixed)])
       context.report(
         value.expression,
         message:

@@ -33,7 +33,9 @@ public struct StatusUnchecked: Rule {
       """,
     references: [
       Reference("CWE-252: Unchecked Return Value", url: "https://cwe.mitre.org/data/definitions/252.html"),
-      Reference("Apple: Security Framework Result Codes", url: "https://developer.apple.com/documentation/security/security-framework-result-codes"),
+      Reference(
+        "Apple: Security Framework Result Codes",
+        url: "https://developer.apple.com/documentation/security/security-framework-result-codes"),
     ])
 
   public static let options = [
@@ -66,7 +68,8 @@ public struct StatusUnchecked: Rule {
         context.report(
           call,
           message:
-            "The `OSStatus` of `\(name)` is ignored, so a failure (duplicate item, locked device, missing entitlement) goes unnoticed and the app carries on as if the keychain had done its work. Check it against `errSecSuccess`.")
+            "The `OSStatus` of `\(name)` is ignored, so a failure (duplicate item, locked device, missing entitlement) goes unnoticed and the app carries on as if the keychain had done its work. Check it against `errSecSuccess`."
+        )
       }
     }
   }
@@ -82,7 +85,8 @@ public struct StatusUnchecked: Rule {
       }
       return true
     }
-    guard let list = call.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self) else {
+    guard let list = call.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self)
+    else {
       return false
     }
     let elements = Array(sequence.elements)

@@ -42,8 +42,12 @@ public struct SynchronizableSecret: Rule {
       ]
       """,
     references: [
-      Reference("Apple: kSecAttrSynchronizable", url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
-      Reference("CWE-359: Exposure of Private Personal Information to an Unauthorized Actor", url: "https://cwe.mitre.org/data/definitions/359.html"),
+      Reference(
+        "Apple: kSecAttrSynchronizable",
+        url: "https://developer.apple.com/documentation/security/ksecattrsynchronizable"),
+      Reference(
+        "CWE-359: Exposure of Private Personal Information to an Unauthorized Actor",
+        url: "https://cwe.mitre.org/data/definitions/359.html"),
     ])
 
   public static let options = [
@@ -93,8 +97,9 @@ public struct SynchronizableSecret: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let model = context.model
     for query in model.keychainQueries {
-      guard query.has("kSecValueData") || query.isUsed(by: "SecItemAdd") || query.isUsed(by: "SecItemUpdate")
-        || query.isUsed(by: "SecKeyCreateRandomKey")
+      guard
+        query.has("kSecValueData") || query.isUsed(by: "SecItemAdd") || query.isUsed(by: "SecItemUpdate")
+          || query.isUsed(by: "SecKeyCreateRandomKey")
       else { continue }
       let secret = holdsSecret(query, patterns: patterns, model: model)
       guard let reason = secret else { continue }
@@ -103,7 +108,8 @@ public struct SynchronizableSecret: Rule {
           context.report(
             value.expression,
             message:
-              "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class.")
+              "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class."
+          )
         }
       }
     }

@@ -30,7 +30,7 @@ func searchItems() {
       kSecMatchLimit: kSecMatchLimitOne,
       kSecReturnData: true,
       kSecReturnAttributes: true,
-      kSecUseOperationPrompt: "Access your data"
+      ↓kSecUseOperationPrompt: "Access your data"
     ] as CFDictionary
 
     var item: AnyObject?

@@ -52,7 +52,7 @@ func createKeyWithTouchIDCurrentSet() throws {
     guard let accessControl = SecAccessControlCreateWithFlags(
         kCFAllocatorDefault,
         kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-        .touchIDCurrentSet, // Equivalent to .biometryCurrentSet for Touch ID
+        ↓.touchIDCurrentSet, // Equivalent to .biometryCurrentSet for Touch ID
         nil
     ) else {
         throw KeychainError.accessControlCreationFailed

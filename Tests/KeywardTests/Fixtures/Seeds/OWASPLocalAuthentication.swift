@@ -9,7 +9,7 @@ func saveProtectedPassword() {
 
     guard let accessControl = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
         kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
-        .touchIDCurrentSet,
+        ↓.touchIDCurrentSet,
         &error) else {
         return
     }
@@ -37,7 +37,7 @@ func readProtectedPassword() {
     query[kSecReturnData as String] = kCFBooleanTrue
     query[kSecAttrAccount as String] = "My Name" as CFString
     query[kSecAttrLabel as String] = "com.me.myapp.password" as CFString
-    query[kSecUseOperationPrompt as String] = "Please, pass authorisation to enter this area" as CFString
+    query[↓kSecUseOperationPrompt as String] = "Please, pass authorisation to enter this area" as CFString
 
     var queryResult: AnyObject?
     let status = withUnsafeMutablePointer(to: &queryResult) {

@@ -1,0 +1,90 @@
+import Foundation
+import KeywardCore
+import SwiftSyntax
+
+/// Flags a Touch ID reuse window that lets a recent device unlock stand in for authentication.
+public struct BiometricReuseWindow: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.biometric_reuse_window",
+    title: "Biometric authentication reused from a device unlock",
+    severity: .low, confidence: .high, resource: "Authentication",
+    tags: ["CWE:613", "CWE:287", "MASVS-AUTH-2"],
+    profile: .standard,
+    description: """
+      `LAContext.touchIDAuthenticationAllowableReuseDuration` above zero lets a Touch ID unlock of \
+      the device within that many seconds (up to five minutes) satisfy the app's own prompt, so \
+      the user is never asked. Values above `maxReuseSeconds` (default 0) are reported.
+      """,
+    rationale: """
+      Whoever picks up a phone the owner has just unlocked passes the app's biometric check \
+      without touching the sensor.
+      """,
+    vulnerableExample: """
+      context.touchIDAuthenticationAllowableReuseDuration = LATouchIDAuthenticationMaximumAllowableReuseDuration
+      """,
+    remediation: "Leave the duration at 0 for anything sensitive, so that each action asks for the biometric.",
+    fixedExample: """
+      context.touchIDAuthenticationAllowableReuseDuration = 0
+      """,
+    references: [
+      Reference(
+        "Apple: touchIDAuthenticationAllowableReuseDuration",
+        url:
+          "https://developer.apple.com/documentation/localauthentication/lacontext/touchidauthenticationallowablereuseduration"
+      ),
+      Reference("CWE-613: Insufficient Session Expiration", url: "https://cwe.mitre.org/data/definitions/613.html"),
+    ])
+
+  public static let options = [
+    OptionSpec(key: "maxReuseSeconds", summary: "Longest reuse window accepted, in seconds.", defaultValue: .int(0))
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "context.touchIDAuthenticationAllowableReuseDuration = ↓60",
+      "context.touchIDAuthenticationAllowableReuseDuration = ↓LATouchIDAuthenticationMaximumAllowableReuseDuration",
+      """
+      let window: TimeInterval = ↓30.5
+      context.touchIDAuthenticationAllowableReuseDuration = window
+      """,
+      RuleExample("context.touchIDAuthenticationAllowableReuseDuration = ↓120", options: ["maxReuseSeconds": .int(60)]),
+    ],
+    clean: [
+      "context.touchIDAuthenticationAllowableReuseDuration = 0",
+      RuleExample("context.touchIDAuthenticationAllowableReuseDuration = 10", options: ["maxReuseSeconds": .int(10)]),
+      "let reuse = context.touchIDAuthenticationAllowableReuseDuration",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["touchIDAuthenticationAllowableReuseDuration"]
+  }
+
+  public static func check(_ context: RuleContext) {
+    let limit = Double(context.options.int("maxReuseSeconds"))
+    let model = context.model
+    for (_, value) in model.index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? [] {
+      for resolved in model.resolver.values(of: value) {
+        guard let seconds = seconds(resolved.expression), seconds > limit else { continue }
+        context.report(
+          resolved.expression,
+          message:
+            "A Touch ID unlock of the device in the last \(Int(seconds)) seconds will satisfy this prompt, so whoever picks up a recently unlocked phone passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
+        )
+      }
+    }
+  }
+
+  static func seconds(_ expression: ExprSyntax) -> Double? {
+    if let integer = SyntaxFacts.integerLiteralValue(expression) { return Double(integer) }
+    if let float = expression.as(FloatLiteralExprSyntax.self) {
+      return Double(float.literal.text.replacingOccurrences(of: "_", with: ""))
+    }
+    // The system maximum: five minutes.
+    if expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+      == "LATouchIDAuthenticationMaximumAllowableReuseDuration"
+    {
+      return 300
+    }
+    return nil
+  }
+}

@@ -1,0 +1,86 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags LocalAuthentication-only biometric gates that would not notice a newly enrolled
+/// finger or face.
+public struct EnrollmentChangeUnchecked: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.biometric_enrollment_change_unchecked",
+    title: "Biometric enrollment changes not detected",
+    severity: .low, confidence: .medium, resource: "Authentication",
+    tags: ["CWE:287", "MASWE:0046", "MASVS-AUTH-2", "MASTG-TEST-0270"],
+    profile: .standard,
+    description: """
+      A biometric check made with `LAContext.evaluatePolicy` alone (not bound to a keychain item) \
+      accepts any finger or face enrolled on the device, including one added by someone else. \
+      Apps that gate with LocalAuthentication should compare `evaluatedPolicyDomainState` (or, \
+      from iOS 18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask \
+      for the full login when it changed. Reported when the file evaluates a biometric policy \
+      without a keychain binding and never reads either property.
+      """,
+    rationale: """
+      Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
+      enrollment changes; a LocalAuthentication gate has no such protection unless the app \
+      checks the domain state itself.
+      """,
+    vulnerableExample: """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+          if ok { self.unlock() }
+      }
+      """,
+    remediation: """
+      Prefer a keychain item protected with `.biometryCurrentSet`. Otherwise save the domain state \
+      after the user logs in, compare it after each evaluation, and require the full login when it \
+      differs.
+      """,
+    fixedExample: """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+          guard ok, context.evaluatedPolicyDomainState == self.savedDomainState else { return self.requireLogin() }
+          self.unlock()
+      }
+      """,
+    references: [
+      Reference("OWASP MASTG-TEST-0270: References to APIs Detecting Biometric Enrollment Changes"),
+      Reference("MASWE-0046 (beta numbering): Crypto Keys Not Invalidated on New Biometric Enrollment"),
+      Reference(
+        "Apple: evaluatedPolicyDomainState",
+        url: "https://developer.apple.com/documentation/localauthentication/lacontext/evaluatedpolicydomainstate"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { ok, _ in }",
+      "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
+    ],
+    clean: [
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+          guard ok, context.evaluatedPolicyDomainState == saved else { return }
+      }
+      """,
+      """
+      let ok = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+      let changed = context.domainState.biometry.stateHash != savedHash
+      """,
+      "context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\") { ok, _ in }",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    let index = model.index
+    guard index.memberAccessesByName["evaluatedPolicyDomainState"] == nil,
+      index.memberAccessesByName["domainState"] == nil
+    else { return }
+    for evaluation in model.policyEvaluations
+    where evaluation.policies.contains(where: \.involvesBiometrics) && model.binding(of: evaluation) != .keychainBound {
+      let range = evaluation.reportRange
+      context.report(
+        start: range.start, end: range.end,
+        message:
+          "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes."
+      )
+    }
+  }
+}

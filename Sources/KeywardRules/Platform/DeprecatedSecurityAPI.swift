@@ -1,0 +1,123 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Reports deprecated Security and LocalAuthentication APIs with their replacements.
+public struct DeprecatedSecurityAPI: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.deprecated_security_api",
+    title: "Deprecated Security or LocalAuthentication API",
+    severity: .info, confidence: .high, resource: "Authentication",
+    tags: ["CWE:477", "MASVS-CODE-3"],
+    profile: .standard,
+    description: """
+      Reports uses of deprecated keychain and biometric APIs, each with Apple's replacement: \
+      `.touchIDAny` / `.touchIDCurrentSet` (iOS 11.3), `kSecUseOperationPrompt` (iOS 14), \
+      `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
+      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18) and the watch \
+      policies and flag (macOS 15). `kSecUseAuthenticationUI` itself and `kSecUseAuthenticationUISkip` \
+      are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
+      `...AlwaysThisDeviceOnly` (deprecated in iOS 11.3 and 12) are reported, with their \
+      deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`.
+      """,
+    rationale: """
+      Deprecated security APIs keep working until they do not; their replacements usually close a \
+      gap (the deprecated "always" classes leave items readable while locked) or move the control \
+      to a better place (`LAContext` instead of query keys).
+      """,
+    vulnerableExample: """
+      query[kSecUseOperationPrompt as String] = "Authenticate to continue"
+      """,
+    remediation: """
+      Pass an `LAContext` as `kSecUseAuthenticationContext` and set its `localizedReason`; set \
+      `interactionNotAllowed` instead of `kSecUseAuthenticationUIFail`; use `domainState.biometry.stateHash` \
+      instead of `evaluatedPolicyDomainState`; use the `biometry...` flags instead of `touchID...`.
+      """,
+    fixedExample: """
+      let context = LAContext()
+      context.localizedReason = "Authenticate to continue"
+      query[kSecUseAuthenticationContext as String] = context
+      """,
+    references: [
+      Reference("CWE-477: Use of Obsolete Function", url: "https://cwe.mitre.org/data/definitions/477.html"),
+      Reference(
+        "Apple: kSecUseOperationPrompt",
+        url: "https://developer.apple.com/documentation/security/ksecuseoperationprompt"),
+      Reference(
+        "Apple: LAContext.domainState",
+        url: "https://developer.apple.com/documentation/localauthentication/lacontext/domainstate"),
+    ])
+
+  /// Deprecated constants and their replacements.
+  static let constants: [String: String] = [
+    "kSecUseOperationPrompt": "`kSecUseAuthenticationContext` with `LAContext.localizedReason`",
+    "kSecUseAuthenticationUIAllow": "`kSecUseAuthenticationContext` with an `LAContext`",
+    "kSecUseAuthenticationUIFail": "`kSecUseAuthenticationContext` with `LAContext.interactionNotAllowed = true`",
+    "kSecUseNoAuthenticationUI": "`kSecUseAuthenticationContext` with `LAContext.interactionNotAllowed = true`",
+  ]
+  /// Deprecated names that other rules already report, with the deprecation in their message.
+  static let reportedElsewhere: Set<String> = ["touchIDAny"]
+  /// Deprecated `LAPolicy` cases and their replacements.
+  static let policies: [String: String] = [
+    "deviceOwnerAuthenticationWithWatch": "deviceOwnerAuthenticationWithCompanion",
+    "deviceOwnerAuthenticationWithBiometricsOrWatch": "deviceOwnerAuthenticationWithBiometricsOrCompanion",
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      #"query[↓kSecUseOperationPrompt as String] = "Authenticate to continue""#,
+      "query[kSecUseAuthenticationUI as String] = ↓kSecUseAuthenticationUIFail",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [↓.touchIDCurrentSet, .privateKeyUsage], nil)",
+      "let state = context.↓evaluatedPolicyDomainState",
+      "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithWatch, localizedReason: \"Unlock\") { _, _ in }",
+    ],
+    clean: [
+      "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
+      "query[kSecUseAuthenticationContext as String] = context",
+      "let state = context.domainState.biometry.stateHash",
+      "enum Sensor { case touchIDAny }; let s: Sensor = .touchIDAny",
+      "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    Array(constants.keys) + Array(policies.keys) + ["touchID", "evaluatedPolicyDomainState", "watch"]
+  }
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    for (name, replacement) in constants {
+      for reference in model.index.constantReferencesByName[name] ?? [] {
+        context.report(reference, message: "`\(name)` is deprecated; use \(replacement).")
+      }
+    }
+    for access in model.index.memberAccessesByName["evaluatedPolicyDomainState"] ?? [] {
+      context.report(
+        access.declName,
+        message:
+          "`evaluatedPolicyDomainState` is deprecated since iOS 18; use `domainState.biometry.stateHash` (keep this one for earlier systems)."
+      )
+    }
+    for evaluation in model.policyEvaluations {
+      guard let argument = evaluation.policyExpression else { continue }
+      for value in model.resolver.values(of: argument) {
+        guard let policy = model.policies(of: value.expression).first, let replacement = policies[policy.name] else {
+          continue
+        }
+        context.report(
+          value.expression, message: "`.\(policy.name)` is deprecated since macOS 15; use `.\(replacement)`.")
+      }
+    }
+    for root in model.accessControl.allFlagExpressions(in: model) {
+      for origin in model.accessControl.origins(of: root) {
+        guard let replacement = origin.flag.replacement, !origin.fromRawValue,
+          !reportedElsewhere.contains(origin.flag.name),
+          let member = origin.node.as(MemberAccessExprSyntax.self)
+        else { continue }
+        context.report(
+          origin.node, message: "`.\(origin.flag.name)` is deprecated; use `.\(replacement)`, which means the same.",
+          fix: Fix(
+            description: "Replace `.\(origin.flag.name)` with `.\(replacement)`", safe: true,
+            edits: [context.replacement(of: member.declName, with: replacement)]))
+      }
+    }
+  }
+}

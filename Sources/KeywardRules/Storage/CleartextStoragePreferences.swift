@@ -1,0 +1,109 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags secrets written to UserDefaults, iCloud key-value storage or `@AppStorage`.
+public struct CleartextStoragePreferences: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.cleartext_storage_preferences",
+    title: "Secret stored in preferences",
+    severity: .high, confidence: .medium, resource: "Information leak",
+    tags: ["CWE:312", "CWE:922", "MASWE:0006", "OWASP:2021:A2", "MASVS-STORAGE-1"],
+    profile: .standard,
+    description: """
+      `UserDefaults`, `NSUbiquitousKeyValueStore` and `@AppStorage` / `@SceneStorage` keep values \
+      in a plain property list (or in iCloud), outside the keychain. Keyward reports values \
+      written there whose key or value is named like a secret (`sensitiveNamePatterns`: token, \
+      password, secret, ...).
+      """,
+    rationale: """
+      The preferences plist is readable by anyone with a backup of the device or a jailbroken \
+      phone, and iCloud key-value storage copies it to every device of the account. Secrets there \
+      have none of the keychain's protection.
+      """,
+    vulnerableExample: """
+      UserDefaults.standard.set(authToken, forKey: "authToken")
+      """,
+    remediation:
+      "Store secrets in the keychain with a `ThisDeviceOnly` accessibility class; keep only non-secret settings in preferences.",
+    fixedExample: """
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "authToken",
+                                  kSecValueData as String: Data(authToken.utf8),
+                                  kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      """,
+    references: [
+      Reference(
+        "CWE-312: Cleartext Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/312.html"),
+      Reference("OWASP MASTG: Data Storage on iOS (NSUserDefaults)"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
+      defaultValue: .strings(SensitiveNames.defaultPatterns))
+  ]
+
+  public static let examples = RuleExamples(
+    flagged: [
+      #"UserDefaults.standard.set(↓authToken, forKey: "authToken")"#,
+      #"UserDefaults(suiteName: "group.app")?.setValue(↓value, forKey: "refresh_token")"#,
+      """
+      let defaults = UserDefaults.standard
+      defaults.set(↓password, forKey: Keys.login)
+      """,
+      #"NSUbiquitousKeyValueStore.default.set(↓pin, forKey: "userPinCode")"#,
+      #"struct Settings { ↓@AppStorage("apiKey") var key = "" }"#,
+    ],
+    clean: [
+      #"UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")"#,
+      #"UserDefaults.standard.set(theme, forKey: "theme")"#,
+      #"cache.set(authToken, forKey: "authToken")"#,
+      #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["UserDefaults", "NSUbiquitousKeyValueStore", "AppStorage", "SceneStorage"]
+  }
+
+  static let stores = ["UserDefaults", "NSUbiquitousKeyValueStore"]
+
+  public static func check(_ context: RuleContext) {
+    let patterns = context.options.strings("sensitiveNamePatterns")
+    let model = context.model
+    for method in ["set", "setValue", "setObject"] {
+      for call in model.index.calls(named: method) {
+        guard let key = SyntaxFacts.argument(call, labeled: "forKey"), let value = SyntaxFacts.argument(call, at: 0),
+          let receiver = SyntaxFacts.receiver(of: call), let store = store(of: receiver, model: model)
+        else { continue }
+        let words = SensitiveNames.words(in: key, model: model) + SensitiveNames.words(in: value, model: model)
+        guard let word = words.first(where: { SensitiveNames.matches($0, patterns: patterns) }) else { continue }
+        context.report(value, message: message(word: word, store: store))
+      }
+    }
+    for bindings in model.index.bindingsByName.values {
+      for binding in bindings {
+        guard let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self) else { continue }
+        for case .attribute(let attribute) in declaration.attributes {
+          let name = attribute.attributeName.trimmedDescription
+          guard name == "AppStorage" || name == "SceneStorage" else { continue }
+          let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
+          let words = (key.map { SensitiveNames.words(in: $0, model: model) } ?? []) + [binding.name]
+          guard let word = words.first(where: { SensitiveNames.matches($0, patterns: patterns) }) else { continue }
+          context.report(attribute, message: message(word: word, store: "@\(name)"))
+        }
+      }
+    }
+  }
+
+  /// The preferences store a receiver is, if it is one.
+  static func store(of receiver: ExprSyntax, model: SemanticModel) -> String? {
+    let texts =
+      model.resolver.values(of: receiver).map { $0.expression.trimmedDescription }
+      + [model.resolver.binding(denotedBy: SequenceShape.unwrap(receiver))?.typeName ?? ""]
+    return stores.first { store in texts.contains { $0.hasPrefix(store) } }
+  }
+
+  static func message(word: String, store: String) -> String {
+    "A secret (`\(word)`) is written to \(store), a plain property list outside the keychain that backups and jailbroken devices expose. Store it in the keychain with a `ThisDeviceOnly` accessibility class."
+  }
+}
