@@ -18,6 +18,7 @@ public let allRules: [any Rule.Type] = [
   BiometricReuseWindow.self,
   EnrollmentChangeUnchecked.self,
   CleartextStoragePreferences.self,
+  LocalAuthFailOpen.self,
 ]
 
 extension RuleCatalog {

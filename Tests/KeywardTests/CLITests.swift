@@ -1,5 +1,7 @@
 import Foundation
 import KeywardCLI
+import KeywardCore
+import KeywardRules
 import Testing
 
 /// The command line end to end: exit codes 0 / 1 / 2 and what is printed, in process.
@@ -25,7 +27,14 @@ import Testing
     #expect(status == 1)
     #expect(output.standardOutput.contains("Sources/Auth/BiometricKeyManager.swift:11:83: high:"))
     #expect(output.standardOutput.contains("[swift.weak_keychain_accessibility]"))
-    #expect(output.standardOutput.contains("6 findings (6 high) in 5 files."))
+    #expect(output.standardOutput.contains("23 findings (12 high, 3 medium, 7 low, 1 info) in 9 files."))
+    for rule in RuleCatalog.standard.rules where rule.metadata.profile <= .standard {
+      #expect(output.standardOutput.contains("[\(rule.metadata.id)]"), "the example app shows no \(rule.metadata.id)")
+    }
+    let strict = KeywardCLI.run(["scan", example, "--profile", "strict"])
+    #expect(strict.output.standardOutput.contains("[swift.keychain_item_migratable]"))
+    let essential = KeywardCLI.run(["scan", example, "--profile", "essential"])
+    #expect(!essential.output.standardOutput.contains("[swift.keychain_status_unchecked]"))
     #expect(output.standardError.isEmpty)
   }
 

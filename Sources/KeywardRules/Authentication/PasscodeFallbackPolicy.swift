@@ -88,13 +88,16 @@ public struct PasscodeFallbackPolicy: Rule {
       guard let argument = evaluation.policyExpression else { continue }
       for value in model.resolver.values(of: argument) {
         guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name) else { continue }
-        let accepts =
-          policy.rawValue == 2
-          ? "the device passcode" : policy.rawValue == 5 ? "the passcode of a worn watch" : "a nearby companion device"
+        let (accepts, who) =
+          switch policy.rawValue {
+          case 2: ("the device passcode", "anyone who knows the passcode")
+          case 5: ("the passcode of a worn watch", "anyone who knows that passcode")
+          default: ("a nearby companion device", "anyone holding the companion device")
+          }
         context.report(
           value.expression,
           message:
-            "`.\(policy.name)` accepts \(accepts) instead of biometrics, so anyone who knows the passcode (or holds the companion device) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`.",
+            "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`.",
           confidence: value.isConditional ? .medium : nil,
           related: value.reachedThroughName ? [(context.offset(of: argument), "evaluated here")] : [])
       }

@@ -16,11 +16,12 @@ final class SettingsStore {
         set { defaults.set(newValue.rawValue, forKey: "lockMode") }
     }
 
+    /// Kept here so the widget can show the account without a keychain prompt.
+    func cacheAuthToken(_ authToken: String) {
+        defaults.set(authToken, forKey: "authToken")
+    }
+
     /// Shown in the help screen. Mentioning kSecAttrAccessibleAlways in text is not storing with it.
     let securityNote = "Secrets are stored with kSecAttrAccessibleWhenUnlockedThisDeviceOnly, never kSecAttrAccessibleAlways."
 }
 
-final class SessionStore {
-    static let shared = SessionStore()
-    func restore() {}
-}

@@ -125,22 +125,50 @@ func compareAccessControls() {
 final class BiometricStorageManager {
     private let biometricKeychain = BiometricKeychain()
     private let authenticator = BiometricAuthenticator()
+    private let fallbackKeychain = KeychainStore()
 
     func retrieveSensitive<T: Codable>(_ type: T.Type, forKey key: String, reason: String) async throws -> T? {
         do {
+            // Attempt biometric authentication
             let context = try await authenticator.authenticate(reason: reason)
+
+            // Use authenticated context to read from Keychain
             guard let data = try biometricKeychain.retrieve(forKey: key, context: context) else {
                 return nil
             }
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as LAError {
             switch error.code {
+            case .biometryNotAvailable, .biometryNotEnrolled:
+                // Device does not support biometrics
+                // Fall back to passcode-protected storage
+                return ↓try fallbackToPasscode(type, forKey: key)
+
+            case .biometryLockout:
+                // Too many failed attempts
+                // Require device passcode to unlock
+                return try await fallbackToDevicePasscode(type, forKey: key, reason: reason)
+
             case .userCancel, .appCancel:
+                // User cancelled - do not fallback, respect the cancellation
                 throw BiometricError.userCancelled
+
+            case .authenticationFailed:
+                // Biometric did not match
+                throw BiometricError.authenticationFailed
+
             default:
                 throw error
             }
         }
+    }
+
+    private func fallbackToPasscode<T: Codable>(_ type: T.Type, forKey key: String) throws -> T? {
+        // Read from non-biometric Keychain with device passcode protection
+        guard let data = try fallbackKeychain.read(forKey: key) else {
+            return nil
+        }
+        return try JSONDecoder().decode(T.self, from: data)
     }
 
     private func fallbackToDevicePasscode<T: Codable>(_ type: T.Type, forKey key: String, reason: String) async throws -> T? {

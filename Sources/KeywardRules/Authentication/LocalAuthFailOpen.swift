@@ -1,0 +1,420 @@
+import Foundation
+import KeywardCore
+import SwiftSyntax
+
+/// Flags access granted on the failure paths of local authentication.
+public struct LocalAuthFailOpen: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.local_auth_fail_open",
+    title: "Access granted when local authentication fails",
+    severity: .high, confidence: .medium, resource: "Authentication",
+    tags: ["CWE:636", "CWE:287", "MASWE:0044", "OWASP:2021:A07", "MASVS-AUTH-2"],
+    profile: .essential,
+    description: """
+      Reports access granted where authentication did not succeed: in the branch where \
+      `canEvaluatePolicy` is false, where the reply's `success` is false or its `error` is set, in \
+      the `catch` of `try await evaluatePolicy`, and on `biometryNotAvailable`, `biometryNotEnrolled`, \
+      `passcodeNotSet` or `userFallback`, unless that path authenticates again. Granting is calling \
+      a completion with `true`, setting an authenticated/unlocked flag, calling an unlock or login \
+      function, or returning data read from a store (the model case is falling back from a \
+      biometric item to an unprotected copy).
+      """,
+    rationale: """
+      Failure paths are under the attacker's control: they can cancel the prompt, remove all \
+      fingerprints, or make biometrics unavailable. If any of those opens the door, the \
+      authentication protects nothing.
+      """,
+    vulnerableExample: """
+      guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+          completion(true)   // no biometrics: let the user in anyway
+          return
+      }
+      """,
+    remediation: """
+      On every failure path deny access, or require a stronger authentication: the passcode through \
+      `.deviceOwnerAuthentication` on a keychain item, or the app's full login. Never fall back to \
+      a copy of the secret that is stored without an access control.
+      """,
+    fixedExample: """
+      guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+          completion(false)
+          showFullLogin()
+          return
+      }
+      """,
+    references: [
+      Reference(
+        "CWE-636: Not Failing Securely ('Failing Open')", url: "https://cwe.mitre.org/data/definitions/636.html"),
+      Reference("OWASP MASTG: Testing Local Authentication"),
+      Reference("Apple: LAError", url: "https://developer.apple.com/documentation/localauthentication/laerror"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      func unlock(completion: @escaping (Bool) -> Void) {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              ↓completion(true)
+              return
+          }
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, error in
+          if success {
+              self.unlock()
+          } else {
+              ↓self.isAuthenticated = true
+          }
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, error in
+          guard success else {
+              DispatchQueue.main.async { ↓self.showVault() }
+              return
+          }
+      }
+      """,
+      """
+      func secret() async -> Data? {
+          do {
+              _ = try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read")
+              return try protectedStore.read()
+          } catch {
+              return ↓try? plainStore.read()
+          }
+      }
+      """,
+      """
+      final class Manager {
+          func retrieve(key: String) async throws -> Data? {
+              do {
+                  let context = try await authenticator.authenticate(reason: "Read")
+                  return try biometricKeychain.retrieve(forKey: key, context: context)
+              } catch let error as LAError {
+                  switch error.code {
+                  case .biometryNotAvailable, .biometryNotEnrolled:
+                      return ↓try fallbackToPasscode(forKey: key)
+                  case .biometryLockout:
+                      return try await fallbackToDevicePasscode(forKey: key)
+                  default:
+                      throw error
+                  }
+              }
+          }
+          private func fallbackToPasscode(forKey key: String) throws -> Data? { try fallbackKeychain.read(forKey: key) }
+          private func fallbackToDevicePasscode(forKey key: String) async throws -> Data? {
+              let context = LAContext()
+              _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Read")
+              return try biometricKeychain.retrieve(forKey: key, context: context)
+          }
+      }
+      """,
+    ],
+    clean: [
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, evaluationError in
+          guard success else {
+              return
+          }
+          self.unlock()
+      }
+      """,
+      """
+      guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+          if let err = error { print("Biometrics not available: \\(err.localizedDescription)") }
+          throw KeychainError.accessControlCreationFailed
+      }
+      """,
+      """
+      var availableBiometric: BiometricType {
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return .none
+          }
+          return .faceID
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
+          if !success {
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Use your passcode") { ok, _ in
+                  if ok { self.unlock() }
+              }
+          }
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
+          if !success { completion(false); self.isAuthenticated = false }
+      }
+      """,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["evaluatePolicy", "canEvaluatePolicy", "LAError"]
+  }
+
+  public static func check(_ context: RuleContext) {
+    let finder = FailurePathFinder(model: context.model)
+    finder.walk(context.tree)
+    let grants = GrantFinder(model: context.model)
+    for path in finder.paths where !grants.authenticates(path.region) {
+      for grant in grants.grants(in: path.region) {
+        context.report(
+          grant,
+          message:
+            "Access is granted \(path.situation): whoever cancels the prompt or makes biometrics unavailable gets in without authenticating. Deny access here, or require a stronger authentication (the passcode on a keychain item, or the full login)."
+        )
+      }
+    }
+  }
+}
+
+/// A region of code that runs only when local authentication did not succeed.
+struct FailurePath {
+  var region: Syntax
+  var situation: String
+}
+
+/// Finds failure paths: the reply's `success` false or `error` set, `canEvaluatePolicy` false,
+/// the `catch` of an awaited evaluation, and cases for unavailable biometrics.
+final class FailurePathFinder: SyntaxVisitor {
+  let model: SemanticModel
+  private(set) var paths: [FailurePath] = []
+  /// Reply closures by identity, with their `success` and `error` parameter names.
+  private var replies: [SyntaxIdentifier: (success: String?, error: String?)] = [:]
+  static let unavailableCases: Set<String> = [
+    "biometryNotAvailable", "biometryNotEnrolled", "passcodeNotSet", "userFallback",
+  ]
+
+  init(model: SemanticModel) {
+    self.model = model
+    super.init(viewMode: .sourceAccurate)
+    for evaluation in model.policyEvaluations {
+      if let reply = evaluation.reply {
+        let names = Self.parameterNames(reply)
+        replies[reply.id] = (names.first, names.count > 1 ? names[1] : nil)
+      } else if let doStatement = Self.enclosingDo(of: Syntax(evaluation.call)) {
+        for clause in doStatement.catchClauses {
+          paths.append(FailurePath(region: Syntax(clause.body), situation: "in the `catch` of `evaluatePolicy`"))
+        }
+      }
+    }
+  }
+
+  override func visitPost(_ node: IfExprSyntax) {
+    classify(node.conditions, whenTrue: Syntax(node.body), whenFalse: node.elseBody.map(Syntax.init), at: Syntax(node))
+  }
+
+  override func visitPost(_ node: GuardStmtSyntax) {
+    classify(node.conditions, whenTrue: nil, whenFalse: Syntax(node.body), at: Syntax(node))
+  }
+
+  override func visitPost(_ node: SwitchCaseSyntax) {
+    guard case .case(let label) = node.label else { return }
+    let names = label.caseItems.compactMap { item -> String? in
+      guard let pattern = item.pattern.as(ExpressionPatternSyntax.self),
+        let member = pattern.expression.as(MemberAccessExprSyntax.self)
+      else { return nil }
+      return member.declName.baseName.text
+    }
+    guard let name = names.first(where: Self.unavailableCases.contains) else { return }
+    paths.append(FailurePath(region: Syntax(node.statements), situation: "on `.\(name)`"))
+  }
+
+  private enum Meaning { case success, failure }
+
+  private func classify(
+    _ conditions: ConditionElementListSyntax, whenTrue: Syntax?, whenFalse: Syntax?, at node: Syntax
+  ) {
+    let reply = enclosingReply(of: node)
+    for element in conditions {
+      let meaning: (Meaning, String)?
+      switch element.condition {
+      case .expression(let expression): meaning = self.meaning(of: expression, reply: reply)
+      case .optionalBinding(let binding):
+        let bound =
+          binding.initializer.map { SequenceShape.unwrap($0.value).trimmedDescription }
+          ?? binding.pattern.trimmedDescription
+        meaning = bound == reply?.error && bound != nil ? (.failure, "when the reply reports an error") : nil
+      default: meaning = nil
+      }
+      guard let (kind, situation) = meaning else { continue }
+      if kind == .success, let whenFalse {
+        paths.append(FailurePath(region: whenFalse, situation: situation))
+      } else if kind == .failure, let whenTrue {
+        paths.append(FailurePath(region: whenTrue, situation: situation))
+      }
+    }
+  }
+
+  /// Whether a condition being true means authentication succeeded or failed.
+  private func meaning(of expression: ExprSyntax, reply: (success: String?, error: String?)?) -> (Meaning, String)? {
+    if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+      guard let (kind, situation) = meaning(of: prefix.expression, reply: reply) else { return nil }
+      return (kind == .success ? .failure : .success, situation)
+    }
+    let unwrapped = SequenceShape.unwrap(expression)
+    if let sequence = unwrapped.as(SequenceExprSyntax.self) {
+      let elements = Array(sequence.elements)
+      guard elements.count == 3, let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
+        op == "==" || op == "!="
+      else { return nil }
+      let right = elements[2].trimmedDescription
+      if let error = reply?.error, elements[0].trimmedDescription == error, right == "nil" {
+        return (op == "!=" ? .failure : .success, "when the reply reports an error")
+      }
+      // `x == true` and `x != false` keep the meaning of `x`; `x == false` and `x != true` flip it.
+      guard right == "true" || right == "false", let (kind, situation) = meaning(of: elements[0], reply: reply) else {
+        return nil
+      }
+      let flips = (op == "!=") != (right == "false")
+      return (flips ? (kind == .success ? .failure : .success) : kind, situation)
+    }
+    let text = unwrapped.trimmedDescription
+    if let reply, text == reply.success { return (.success, "when `\(text)` is false") }
+    if let reply, text == reply.error { return (.failure, "when the reply reports an error") }
+    if let call = unwrapped.as(FunctionCallExprSyntax.self) {
+      switch SyntaxFacts.calledName(call) {
+      case "canEvaluatePolicy": return (.success, "when biometrics cannot be evaluated")
+      case "evaluatePolicy": return (.success, "when `evaluatePolicy` returns false")
+      default: return nil
+      }
+    }
+    // `if ok` where `let ok = try await context.evaluatePolicy(...)`.
+    if let binding = model.resolver.binding(denotedBy: unwrapped), let initializer = binding.initializer,
+      let call = SequenceShape.unwrap(initializer).as(FunctionCallExprSyntax.self),
+      SyntaxFacts.calledName(call) == "evaluatePolicy"
+    {
+      return (.success, "when `evaluatePolicy` returns false")
+    }
+    return nil
+  }
+
+  private func enclosingReply(of node: Syntax) -> (success: String?, error: String?)? {
+    var current = node.parent
+    while let candidate = current {
+      if let reply = replies[candidate.id] { return reply }
+      if candidate.is(FunctionDeclSyntax.self) { return nil }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  static func parameterNames(_ closure: ClosureExprSyntax) -> [String] {
+    guard let parameters = closure.signature?.parameterClause else { return ["$0", "$1"] }
+    switch parameters {
+    case .simpleInput(let list): return list.map(\.name.text)
+    case .parameterClause(let clause): return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+    }
+  }
+
+  static func enclosingDo(of node: Syntax) -> DoStmtSyntax? {
+    var current = node.parent
+    while let candidate = current {
+      if let doStatement = candidate.as(DoStmtSyntax.self) { return doStatement }
+      if candidate.is(FunctionDeclSyntax.self) || candidate.is(ClosureExprSyntax.self) { return nil }
+      current = candidate.parent
+    }
+    return nil
+  }
+}
+
+/// Finds what grants access in a region, and whether a region authenticates again.
+struct GrantFinder {
+  let model: SemanticModel
+  static let completionNames = [
+    "completion", "handler", "callback", "reply", "done", "finish", "onresult", "oncomplete",
+  ]
+  static let grantingCalls = [
+    "unlock", "grant", "allowaccess", "login", "signin", "proceed", "showsecret", "showvault", "showcontent",
+    "showhome",
+    "openvault", "didauthenticate", "onsuccess", "reveal",
+  ]
+  static let readingCalls = ["read", "load", "fetch", "retrieve", "decrypt", "fallback", "secret", "token", "password"]
+  static let grantedStates = [
+    "authenticated", "authorized", "unlocked", "loggedin", "signedin", "granted", "accessallowed", "verified",
+  ]
+  static let authenticatingCalls: Set<String> = ["evaluatePolicy", "evaluateAccessControl"]
+
+  /// Whether the region calls for authentication itself, directly or through a function of the file.
+  func authenticates(_ region: Syntax) -> Bool {
+    callNames(in: region).contains { authenticatesWhenCalled($0, depth: 0) }
+  }
+
+  func grants(in region: Syntax) -> [Syntax] {
+    let collector = Collector(viewMode: .sourceAccurate)
+    collector.walk(region)
+    var found: [Syntax] = []
+    for call in collector.calls {
+      guard let name = SyntaxFacts.calledName(call)?.lowercased() else { continue }
+      let passesTrue = call.arguments.contains { argument in
+        let text = argument.expression.trimmedDescription
+        return text == "true" || text.hasPrefix(".success")
+      }
+      if passesTrue && Self.completionNames.contains(where: name.contains) {
+        found.append(Syntax(call))
+      } else if Self.grantingCalls.contains(where: name.hasPrefix), !name.contains("fail"),
+        !authenticatesWhenCalled(SyntaxFacts.calledName(call)!, depth: 0)
+      {
+        found.append(Syntax(call))
+      }
+    }
+    for (target, value) in collector.assignments where value.trimmedDescription == "true" {
+      let name = target.lowercased()
+      if Self.grantedStates.contains(where: name.contains), !name.contains("unauth"), !name.contains("not") {
+        found.append(value.parent?.parent.map { Syntax($0) } ?? Syntax(value))
+      }
+    }
+    for returned in collector.returns {
+      let text = returned.trimmedDescription
+      let calls = callNames(in: Syntax(returned))
+      let readsData = calls.contains { name in Self.readingCalls.contains(where: name.lowercased().contains) }
+      if text == "true" || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) }) {
+        found.append(Syntax(returned))
+      }
+    }
+    return found
+  }
+
+  /// Whether calling the file's function `name` evaluates a policy (looking two calls deep).
+  func authenticatesWhenCalled(_ name: String, depth: Int) -> Bool {
+    if Self.authenticatingCalls.contains(name) { return true }
+    guard depth < 2 else { return false }
+    for function in (model.index.bindingsByName[name] ?? []) where function.kind == .function {
+      if callNames(in: function.node).contains(where: { authenticatesWhenCalled($0, depth: depth + 1) }) { return true }
+    }
+    return false
+  }
+
+  func callNames(in node: Syntax) -> [String] {
+    let collector = Collector(viewMode: .sourceAccurate)
+    collector.walk(node)
+    return collector.calls.compactMap(SyntaxFacts.calledName)
+  }
+
+  /// Calls, `x = value` assignments and returned values in a region, not entering nested functions.
+  final class Collector: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+    var assignments: [(target: String, value: ExprSyntax)] = []
+    var returns: [ExprSyntax] = []
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visitPost(_ node: FunctionCallExprSyntax) { calls.append(node) }
+
+    override func visitPost(_ node: ReturnStmtSyntax) {
+      if let expression = node.expression { returns.append(expression) }
+    }
+
+    override func visitPost(_ node: SequenceExprSyntax) {
+      let elements = Array(node.elements)
+      guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return }
+      let target = elements[0].as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? elements[0].trimmedDescription
+      assignments.append((target, elements[2]))
+    }
+  }
+}
