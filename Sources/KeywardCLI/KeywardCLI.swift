@@ -19,8 +19,9 @@ public struct KeywardCLI: ParsableCommand {
     do {
       let command = try parseAsRoot(arguments)
       guard let runnable = command as? any KeywardCommand else {
-        // `keyward` alone, `--help`, `--version`: ArgumentParser's own texts.
-        output.print(helpMessage(for: type(of: command)))
+        // `keyward` alone, `keyward help [SUBCOMMAND]`: the help of the subcommand named, or the overview.
+        let named = configuration.subcommands.first { arguments.contains($0.configuration.commandName ?? "") }
+        output.print(helpMessage(for: named ?? KeywardCLI.self))
         return (ExitStatus.clean, output)
       }
       return (try runnable.execute(&output), output)

@@ -176,6 +176,32 @@ import Testing
         ".keyward.yml:4:5: unknown option 'enabeld' for rule 'swift.weak_biometric_acl'; did you mean 'enabled'?"))
   }
 
+  @Test func profilesChooseTheRulesThatRun() throws {
+    let code =
+      Self.weakAccessibility + "SecItemAdd(q as CFDictionary, nil)\n"
+      + "let item: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]\n"
+    let root = try folder(["A.swift": code])
+    func rules(_ arguments: [String]) -> Set<String> {
+      let output = KeywardCLI.run(["scan", root.path, "--format", "json"] + arguments).output.standardOutput
+      let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+      return Set((object?["findings"] as? [[String: Any]])?.compactMap { $0["ruleId"] as? String } ?? [])
+    }
+    #expect(rules(["--profile", "essential"]) == ["swift.weak_keychain_accessibility"])
+    #expect(rules([]) == ["swift.weak_keychain_accessibility", "swift.keychain_status_unchecked"])
+    #expect(rules(["--profile", "strict"]).contains("swift.keychain_item_migratable"))
+    try "profile: strict\nrules:\n  swift.keychain_status_unchecked:\n    enabled: false\n".write(
+      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    #expect(rules([]) == ["swift.weak_keychain_accessibility", "swift.keychain_item_migratable"])
+    #expect(rules(["--profile", "essential"]) == ["swift.weak_keychain_accessibility"])
+    let listing = KeywardCLI.run(["rules", "--profile", "essential"]).output.standardOutput
+    #expect(listing.contains("swift.keychain_item_migratable") && listing.contains("strict     off"))
+    #expect(listing.contains("4 on with the essential profile") || listing.contains("on with the essential profile"))
+    try "profile: paranoid\n".write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let bad = KeywardCLI.run(["scan", root.path])
+    #expect(bad.status == 2)
+    #expect(bad.output.standardError.contains("'profile' must be one of essential, standard, strict, not 'paranoid'"))
+  }
+
   @Test func rulesListsEveryRuleAndExplainDocumentsOne() {
     let rules = KeywardCLI.run(["rules"])
     #expect(rules.status == 0)
