@@ -72,13 +72,7 @@ public struct ConfigLoader {
       case "exclude":
         configuration.excludes = try reader.strings(value, key: key)
       case "profile":
-        let text = try reader.string(value, key: key)
-        guard let profile = Profile(rawValue: text) else {
-          throw ConfigurationError(
-            "\(reader.place(value)): 'profile' must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'"
-          )
-        }
-        configuration.profile = profile
+        configuration.profile = try reader.choice(value, key: key, as: Profile.self)
       case "rules":
         configuration.rules = try readRules(value, reader: &reader)
       default:
@@ -105,13 +99,7 @@ public struct ConfigLoader {
         case "enabled":
           settings.enabled = try reader.bool(value, key: key)
         case "severity":
-          let text = try reader.string(value, key: key)
-          guard let severity = Severity(rawValue: text) else {
-            throw ConfigurationError(
-              "\(reader.place(value)): 'severity' must be one of \(Severity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'"
-            )
-          }
-          settings.severity = severity
+          settings.severity = try reader.choice(value, key: key, as: Severity.self)
         default:
           guard let spec = rule.options.first(where: { $0.key == key }) else {
             reader.warn(keyNode, "unknown option '\(key)' for rule '\(id)'", suggestions: Self.ruleKeys + optionKeys)

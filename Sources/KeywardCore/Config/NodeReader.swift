@@ -38,6 +38,17 @@ struct NodeReader {
     return scalar.string
   }
 
+  /// A value of a string enumeration (`severity: high`, `profile: strict`).
+  func choice<T: RawRepresentable & CaseIterable>(_ node: Node, key: String, as type: T.Type) throws -> T
+  where T.RawValue == String {
+    let text = try string(node, key: key)
+    guard let value = T(rawValue: text) else {
+      let valid = T.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ConfigurationError("\(place(node)): '\(key)' must be one of \(valid), not '\(text)'")
+    }
+    return value
+  }
+
   func bool(_ node: Node, key: String) throws -> Bool {
     guard let value = node.bool else { throw typeError(node, key: key, expected: "true or false") }
     return value

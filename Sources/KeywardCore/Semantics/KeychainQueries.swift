@@ -19,6 +19,12 @@ public struct KeychainQuery {
     operations.contains { SyntaxFacts.calledName($0) == operation }
   }
 
+  /// The values that set `kSecAttrSynchronizable` to true (`true`, `kCFBooleanTrue`, ...).
+  public func synchronizableTrueValues(in model: SemanticModel) -> [ExprSyntax] {
+    writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
+      .map(\.expression).filter(SyntaxFacts.isTrue)
+  }
+
   /// Where to report something about the query as a whole.
   public var anchor: Syntax { literal.map(Syntax.init) ?? binding?.node ?? writes.first?.node ?? Syntax(operations[0]) }
 }

@@ -8,6 +8,11 @@ public enum SensitiveNames {
     "private_key", "sessionid", "session_id", "pincode", "pin_code", "bearer", "cookie",
   ]
 
+  /// The option rules that judge names take, with the default patterns.
+  public static let option = OptionSpec(
+    key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
+    defaultValue: .strings(defaultPatterns))
+
   /// Whether `text`, lowercased with `-` and spaces read as `_`, contains a pattern.
   public static func matches(_ text: String, patterns: [String]) -> Bool {
     let folded = text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")

@@ -92,14 +92,12 @@ public struct ConflictingAttributes: Rule {
       let deviceOnly = query.writes(forKey: "kSecAttrAccessible").flatMap { model.resolver.values(of: $0.value) }
         .compactMap { AccessibilityClass.denoted(by: $0.expression)?.value }.filter(\.isThisDeviceOnly)
       guard let accessibility = deviceOnly.first else { continue }
-      for write in query.writes(forKey: "kSecAttrSynchronizable") {
-        for value in model.resolver.values(of: write.value) where SyntaxFacts.isTrue(value.expression) {
-          context.report(
-            value.expression,
-            message:
-              "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`)."
-          )
-        }
+      for value in query.synchronizableTrueValues(in: model) {
+        context.report(
+          value,
+          message:
+            "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`)."
+        )
       }
     }
   }

@@ -50,11 +50,7 @@ public struct SynchronizableSecret: Rule {
         url: "https://cwe.mitre.org/data/definitions/359.html"),
     ])
 
-  public static let options = [
-    OptionSpec(
-      key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
-      defaultValue: .strings(SensitiveNames.defaultPatterns))
-  ]
+  public static let options = [SensitiveNames.option]
 
   public static let examples = RuleExamples(
     flagged: [
@@ -103,14 +99,12 @@ public struct SynchronizableSecret: Rule {
       else { continue }
       let secret = holdsSecret(query, patterns: patterns, model: model)
       guard let reason = secret else { continue }
-      for write in query.writes(forKey: "kSecAttrSynchronizable") {
-        for value in model.resolver.values(of: write.value) where SyntaxFacts.isTrue(value.expression) {
-          context.report(
-            value.expression,
-            message:
-              "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class."
-          )
-        }
+      for value in query.synchronizableTrueValues(in: model) {
+        context.report(
+          value,
+          message:
+            "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class."
+        )
       }
     }
   }

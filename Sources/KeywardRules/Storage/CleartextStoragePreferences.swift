@@ -37,11 +37,7 @@ public struct CleartextStoragePreferences: Rule {
       Reference("OWASP MASTG: Data Storage on iOS (NSUserDefaults)"),
     ])
 
-  public static let options = [
-    OptionSpec(
-      key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
-      defaultValue: .strings(SensitiveNames.defaultPatterns))
-  ]
+  public static let options = [SensitiveNames.option]
 
   public static let examples = RuleExamples(
     flagged: [
