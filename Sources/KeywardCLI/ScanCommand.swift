@@ -64,7 +64,7 @@ struct ScanCommand: KeywardCommand {
     var configuration = try Self.loadConfiguration(explicit: config, scanning: paths[0])
     if let profile { configuration.profile = profile }
     for warning in configuration.warnings { io.warn("warning: \(warning)") }
-    let scanner = Scanner(rules: configuration.configuredRules(from: .standard))
+    let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
     let result = try scanner.scan(ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs))
     let useColor =
       format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil

@@ -27,7 +27,7 @@ import Testing
     #expect(status == 1)
     #expect(output.standardOutput.contains("Sources/Auth/BiometricKeyManager.swift:11:83: high:"))
     #expect(output.standardOutput.contains("[swift.weak_keychain_accessibility]"))
-    #expect(output.standardOutput.contains("23 findings (12 high, 3 medium, 7 low, 1 info) in 9 files."))
+    #expect(output.standardOutput.contains("26 findings (14 high, 4 medium, 7 low, 1 info) in 10 files."))
     for rule in RuleCatalog.standard.rules where rule.metadata.profile <= .standard {
       #expect(output.standardOutput.contains("[\(rule.metadata.id)]"), "the example app shows no \(rule.metadata.id)")
     }
@@ -244,5 +244,66 @@ import Testing
     #expect(status == 2)
     #expect(message.contains("path does not exist"))
     #expect(try run(["scan", example, "--format", "yaml"]).0 == 2)
+  }
+}
+
+/// In-house wrappers declared in `.keyward.yml` are read like the built-in ones.
+@Suite struct WrapperConfigurationTests {
+  static let configuration = """
+    wrapperMappings:
+      - library: AcmeVault
+        modules: [AcmeVault]
+        accessibility:
+          argumentLabels: [protection]
+          values:
+            anytime: kSecAttrAccessibleAlways
+            unlocked: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        authenticationPolicy:
+          methods: [requireUnlock]
+          values:
+            anyFinger: biometryAny
+        synchronizable:
+          properties: [syncsAcrossDevices]
+    """
+
+  @Test func configuredWrappersAreReadOnlyWhereImported() throws {
+    let root = Paths.temporaryFolder()
+    try Self.configuration.write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    try """
+    import AcmeVault
+    let box = SecureBox()
+    box.save(token, forKey: "sessionToken", protection: .anytime)
+    box.save(note, forKey: "note", protection: .unlocked)
+    box.requireUnlock(.anyFinger)
+    box.syncsAcrossDevices = true
+    """.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    try """
+    let box = SecureBox()
+    box.save(token, forKey: "sessionToken", protection: .anytime)
+    """.write(to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
+    let (_, output) = KeywardCLI.run(["scan", root.path, "--format", "json"])
+    let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+    let found = (object?["findings"] as? [[String: Any]])?.map { finding in
+      "\((finding["location"] as? [String: Any])?["path"] as? String ?? "") \(finding["ruleId"] as? String ?? "")"
+    }
+    #expect(
+      found == [
+        "A.swift swift.weak_keychain_accessibility", "A.swift swift.weak_biometric_acl",
+        "A.swift swift.keychain_synchronizable_secret",
+      ], "\(output.standardError)")
+  }
+
+  @Test func badWrapperMappingsNameTheProblem() throws {
+    let root = Paths.temporaryFolder()
+    try
+      "wrapperMappings:\n  - library: X\n    modules: [X]\n    accessibility:\n      values:\n        anytime: kSecAttrAccessibleAlwayz\n"
+      .write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let (status, output) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 2)
+    #expect(output.standardError.contains(".keyward.yml:6:18: 'kSecAttrAccessibleAlwayz' is not a valid meaning"))
+    #expect(output.standardError.contains("did you mean 'kSecAttrAccessibleAlways'?"))
+    try "wrapperMappings:\n  - library: X\n".write(
+      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    #expect(KeywardCLI.run(["scan", root.path]).output.standardError.contains("needs 'modules' or 'types'"))
   }
 }

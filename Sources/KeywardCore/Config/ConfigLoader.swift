@@ -21,7 +21,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 /// ```
 public struct ConfigLoader {
   public static let fileName = ".keyward.yml"
-  static let topLevelKeys = ["exclude", "profile", "rules"]
+  static let topLevelKeys = ["exclude", "profile", "rules", "wrapperMappings"]
   static let ruleKeys = ["enabled", "severity"]
 
   let catalog: RuleCatalog
@@ -75,6 +75,8 @@ public struct ConfigLoader {
         configuration.profile = try reader.choice(value, key: key, as: Profile.self)
       case "rules":
         configuration.rules = try readRules(value, reader: &reader)
+      case "wrapperMappings":
+        configuration.wrapperMappings = try WrapperMappingReader.read(value, reader: &reader)
       default:
         reader.warn(keyNode, "unknown key '\(key)'", suggestions: Self.topLevelKeys)
       }

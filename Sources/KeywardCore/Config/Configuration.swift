@@ -19,6 +19,9 @@ public struct Configuration: Sendable {
   /// The rule profile; rules of larger profiles are off unless enabled one by one.
   public var profile: Profile
   public var rules: [String: RuleSettings]
+  /// Keychain wrapper libraries declared in the configuration (`wrapperMappings`), used
+  /// besides the built-in ones.
+  public var wrapperMappings: [WrapperMapping] = []
   /// Problems that do not stop a scan (unknown keys), as `file:line:column: message`.
   public var warnings: [String]
 
@@ -33,6 +36,9 @@ public struct Configuration: Sendable {
     self.warnings = warnings
   }
 
+  /// The wrapper libraries a scan recognises: the built-in ones and the configured ones.
+  public var wrappers: [WrapperMapping] { WrapperMapping.builtIn + wrapperMappings }
+
   /// Whether a rule runs: its own `enabled` setting, else whether the profile includes it.
   public func isEnabled(_ rule: any Rule.Type) -> Bool {
     rules[rule.metadata.id]?.enabled ?? (rule.metadata.profile <= profile)
@@ -45,7 +51,7 @@ public struct Configuration: Sendable {
       guard isEnabled(rule) else { return nil }
       return ConfiguredRule(
         rule: rule, options: RuleOptions(specs: rule.options, overrides: settings.options),
-        severity: settings.severity ?? rule.metadata.severity)
+        severity: settings.severity ?? rule.metadata.severity, wrappers: wrappers)
     }
   }
 }

@@ -16,10 +16,15 @@ public struct FileScanner: Sendable {
   public static let defaultMaximumFileSize = 16 * 1024 * 1024
 
   public let rules: [ConfiguredRule]
+  public let wrappers: [WrapperMapping]
   public let maximumFileSize: Int
 
-  public init(rules: [ConfiguredRule], maximumFileSize: Int = FileScanner.defaultMaximumFileSize) {
+  public init(
+    rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
+    maximumFileSize: Int = FileScanner.defaultMaximumFileSize
+  ) {
     self.rules = rules
+    self.wrappers = wrappers
     self.maximumFileSize = maximumFileSize
   }
 
@@ -67,7 +72,7 @@ public struct FileScanner: Sendable {
     if tree.hasError {
       outcome.issues.append(parseIssue(tree, text: text, path: path))
     }
-    let model = SemanticModel(tree: tree)
+    let model = SemanticModel(tree: tree, wrappers: wrappers)
     var fileFindings: [Finding] = []
     for configured in applicable {
       let context = RuleContext(model: model, options: configured.options)

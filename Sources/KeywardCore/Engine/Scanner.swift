@@ -22,8 +22,12 @@ public struct ScanRequest: Sendable {
 /// merge the outcomes in a fixed order so the result never depends on scheduling.
 public struct Scanner: Sendable {
   public let rules: [ConfiguredRule]
+  public let wrappers: [WrapperMapping]
 
-  public init(rules: [ConfiguredRule]) { self.rules = rules }
+  public init(rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn) {
+    self.rules = rules
+    self.wrappers = wrappers
+  }
 
   public func scan(_ request: ScanRequest) throws -> ScanResult {
     let absolutePaths = request.paths.map(FileDiscovery.absolute)
@@ -36,7 +40,7 @@ public struct Scanner: Sendable {
     let root = FileDiscovery.scanRoot(for: absolutePaths)
     let discovery = FileDiscovery(root: root, excludes: request.excludes)
     let (files, discoveryIssues) = discovery.discover(absolutePaths)
-    let scanner = FileScanner(rules: rules, maximumFileSize: request.maximumFileSize)
+    let scanner = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let outcomes = ParallelWork.map(count: files.count, jobs: request.jobs) { position in
       let index = order[position]

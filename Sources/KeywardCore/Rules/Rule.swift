@@ -12,10 +12,14 @@ public protocol Rule: Sendable {
   /// anything. Files containing none are not parsed for this rule.
   static func prefilterTokens(options: RuleOptions) -> [String]
   static func check(_ context: RuleContext)
+  /// Whether the rule also reads settings made through keychain wrapper libraries; the engine
+  /// then adds the wrappers' module and type names to its prefilter.
+  static var readsWrapperSettings: Bool { get }
 }
 
 extension Rule {
   public static var options: [OptionSpec] { [] }
+  public static var readsWrapperSettings: Bool { false }
 }
 
 /// What a rule reports: a byte range and a message. Lines and columns are computed later, once

@@ -25,11 +25,14 @@ public struct ConfiguredRule: Sendable {
   public let severity: Severity
   public let prefilter: Prefilter
 
-  public init(rule: any Rule.Type, options: RuleOptions, severity: Severity) {
+  public init(
+    rule: any Rule.Type, options: RuleOptions, severity: Severity, wrappers: [WrapperMapping] = WrapperMapping.builtIn
+  ) {
     self.rule = rule
     self.options = options
     self.severity = severity
-    self.prefilter = Prefilter(tokens: rule.prefilterTokens(options: options))
+    let wrapperTokens = rule.readsWrapperSettings ? wrappers.flatMap(\.prefilterTokens) : []
+    self.prefilter = Prefilter(tokens: rule.prefilterTokens(options: options) + wrapperTokens)
   }
 
   public var metadata: RuleMetadata {

@@ -51,6 +51,16 @@ public struct FlagOrigin {
   public var isConditional: Bool
   public var fromRawValue: Bool
   public var reachedThroughName: Bool
+
+  public init(
+    flag: AccessControlFlag, node: ExprSyntax, isConditional: Bool, fromRawValue: Bool, reachedThroughName: Bool
+  ) {
+    self.flag = flag
+    self.node = node
+    self.isConditional = isConditional
+    self.fromRawValue = fromRawValue
+    self.reachedThroughName = reachedThroughName
+  }
 }
 
 /// Evaluates expressions of type `SecAccessControlCreateFlags` to the flags they contain:

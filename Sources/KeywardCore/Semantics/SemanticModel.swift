@@ -4,8 +4,13 @@ import SwiftSyntax
 /// tree. Every part is computed on first use and then shared by all rules run on the file.
 public final class SemanticModel {
   public let tree: SourceFileSyntax
+  /// The keychain wrapper libraries to recognise (built in and configured).
+  public let wrappers: [WrapperMapping]
 
-  public init(tree: SourceFileSyntax) { self.tree = tree }
+  public init(tree: SourceFileSyntax, wrappers: [WrapperMapping] = WrapperMapping.builtIn) {
+    self.tree = tree
+    self.wrappers = wrappers
+  }
 
   public private(set) lazy var index = SyntaxIndex(tree: tree)
   public private(set) lazy var resolver = ConstantResolver(index: index)

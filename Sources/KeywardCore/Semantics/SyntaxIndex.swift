@@ -22,6 +22,8 @@ public final class SyntaxIndex {
   /// `anything.member = value`, by member name.
   public private(set) var memberAssignmentsByName: [String: [(target: MemberAccessExprSyntax, value: ExprSyntax)]] = [:]
   public private(set) var dictionaryElements: [DictionaryElementSyntax] = []
+  /// Modules named by `import` declarations.
+  public private(set) var importedModules: Set<String> = []
   /// `container[key] = value`.
   public private(set) var subscriptAssignments: [(subscript: SubscriptCallExprSyntax, value: ExprSyntax)] = []
 
@@ -74,6 +76,10 @@ public final class SyntaxIndex {
       {
         index.qualifiedMembersByType[base.baseName.text, default: []].append(node)
       }
+    }
+
+    override func visitPost(_ node: ImportDeclSyntax) {
+      if let module = node.path.first?.name.text { index.importedModules.insert(module) }
     }
 
     override func visitPost(_ node: DictionaryElementSyntax) {

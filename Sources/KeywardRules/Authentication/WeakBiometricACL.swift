@@ -17,7 +17,10 @@ public struct WeakBiometricACL: Rule {
       biometric enrolled on the device, including a finger or face added after the item was \
       stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
       call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
-      `rawValue:` integers, and reports the weak flag where it is written.
+      `rawValue:` integers, and reports the weak flag where it is written. Authentication \
+      policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
+      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, and in-house \
+      wrappers declared in `wrapperMappings`) are read the same way.
       """,
     rationale: """
       Someone who learns the passcode or holds the unlocked device for a minute can enroll their \
@@ -125,6 +128,22 @@ public struct WeakBiometricACL: Rule {
       """,
       "let access = SecAccessControlCreateWithFlags(nil, protection, strict ? .biometryCurrentSet : ↓.biometryAny, nil)",
       "let flags: SecAccessControlCreateFlags = [↓.biometryAny]",
+      """
+      import KeychainAccess
+      let keychain = Keychain(service: "s").accessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: [↓.biometryAny])
+      """,
+      """
+      import KeychainAccess
+      let keychain = Keychain(service: "s").accessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: ↓.userPresence)
+      """,
+      """
+      import Valet
+      let valet = SecureEnclaveValet.valet(with: Identifier(nonEmpty: "vault")!, accessControl: ↓.biometricAny)
+      """,
+      """
+      let store = UICKeyChainStore(service: "s")
+      store.setAccessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: ↓.touchIDAny)
+      """,
       RuleExample(
         "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
@@ -156,10 +175,20 @@ public struct WeakBiometricACL: Rule {
           _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, accessFlags, nil)
       }
       """,
+      """
+      import Valet
+      let valet = SecureEnclaveValet.valet(with: Identifier(nonEmpty: "vault")!, accessControl: .biometricCurrentSet)
+      """,
+      """
+      struct Lock { func configure(authenticationPolicy: Mode) {} }
+      Lock().configure(authenticationPolicy: .biometryAny)
+      """,
       RuleExample(
         "let access = SecAccessControlCreateWithFlags(nil, protection, .userPresence, nil)",
         options: ["weakBiometricFlags": .strings(["biometryAny", "touchIDAny"])]),
     ])
+
+  public static let readsWrapperSettings = true
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecAccessControl"] }
 
@@ -193,6 +222,17 @@ public struct WeakBiometricACL: Rule {
       context.report(
         node, message: message(for: origins, node: node, conditional: conditional),
         confidence: conditional ? .medium : nil, fix: fix(for: origins, node: node, context: context), related: related)
+    }
+    for value in model.wrapperValues(.authenticationPolicy) {
+      guard let flag = AccessControlFlag.named(value.meaning), weak.contains(flag.name) else { continue }
+      let origin = FlagOrigin(
+        flag: flag, node: value.expression, isConditional: value.isConditional, fromRawValue: false,
+        reachedThroughName: false)
+      context.report(
+        value.expression,
+        message: "\(value.library): "
+          + message(for: [origin], node: value.expression, conditional: value.isConditional),
+        confidence: value.isConditional ? .medium : nil)
     }
   }
 

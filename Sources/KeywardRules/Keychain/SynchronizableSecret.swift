@@ -71,8 +71,25 @@ public struct SynchronizableSecret: Rule {
       """
       let item: [CFString: Any] = [kSecAttrService: service, kSecValueData: passwordData, kSecAttrSynchronizable: ↓true]
       """,
+      """
+      import SwiftKeychainWrapper
+      KeychainWrapper.standard.set(token, forKey: "authToken", isSynchronizable: ↓true)
+      """,
+      """
+      import KeychainSwift
+      let keychain = KeychainSwift()
+      keychain.synchronizable = ↓true
+      """,
+      """
+      import Valet
+      let valet = ↓Valet.iCloudValet(with: Identifier(nonEmpty: "tokens")!, accessibility: .whenUnlocked)
+      """,
     ],
     clean: [
+      """
+      import SwiftKeychainWrapper
+      KeychainWrapper.standard.set(token, forKey: "authToken", isSynchronizable: false)
+      """,
       """
       let query: [String: Any] = [kSecAttrAccount as String: "refreshToken", kSecValueData as String: data,
                                   kSecAttrSynchronizable as String: false]
@@ -87,6 +104,8 @@ public struct SynchronizableSecret: Rule {
       """,
     ])
 
+  public static let readsWrapperSettings = true
+
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrSynchronizable", "\"sync\""] }
 
   public static func check(_ context: RuleContext) {
@@ -100,13 +119,23 @@ public struct SynchronizableSecret: Rule {
       let secret = holdsSecret(query, patterns: patterns, model: model)
       guard let reason = secret else { continue }
       for value in query.synchronizableTrueValues(in: model) {
-        context.report(
-          value,
-          message:
-            "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class."
-        )
+        context.report(value, message: message(reason: reason))
       }
     }
+    for value in model.wrapperValues(.synchronizable) {
+      let words = value.call.map { call in
+        call.arguments.flatMap { SensitiveNames.words(in: $0.expression, model: model) }
+      }
+      let named = words?.first { SensitiveNames.matches($0, patterns: patterns) }
+      context.report(
+        value.expression,
+        message: message(reason: named.map { "a secret (`\($0)`)" } ?? "what \(value.library) stores"),
+        confidence: named == nil ? .low : nil)
+    }
+  }
+
+  static func message(reason: String) -> String {
+    "This item holds \(reason) and `kSecAttrSynchronizable` copies it through iCloud Keychain to every device on the user's account, where it can be used without this device. Keep it on this device: leave the attribute unset and use a `...ThisDeviceOnly` accessibility class."
   }
 
   /// What makes the item a secret, or nil.

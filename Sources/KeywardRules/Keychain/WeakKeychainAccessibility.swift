@@ -20,7 +20,9 @@ public struct WeakKeychainAccessibility: Rule {
       `kSecAttrAccessible` value (dictionary literals, subscripts, `updateValue`, `setValue`, \
       `setObject`, with the key spelled as the constant, a cast, `String(...)` or its raw value \
       `"pdmn"`) or the protection class of `SecAccessControlCreateWithFlags`, also through \
-      constants and as the raw strings `"dk"` and `"dku"`.
+      constants and as the raw strings `"dk"` and `"dku"`. The same holds for keychain wrapper \
+      libraries (KeychainAccess, SwiftKeychainWrapper, KeychainSwift, Valet, Locksmith, \
+      UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them.
       """,
     rationale: """
       Data protection ties each keychain item to a class key. Items in the "always" classes are \
@@ -119,6 +121,28 @@ public struct WeakKeychainAccessibility: Rule {
       }
       """,
       "query[kSecAttrAccessible as String] = background ? ↓kSecAttrAccessibleAlways : kSecAttrAccessibleWhenUnlocked",
+      """
+      import KeychainAccess
+      let keychain = Keychain(service: "com.example.app").accessibility(↓.always)
+      """,
+      """
+      import SwiftKeychainWrapper
+      KeychainWrapper.standard.set(token, forKey: "token", withAccessibility: ↓.alwaysThisDeviceOnly)
+      """,
+      """
+      import KeychainSwift
+      KeychainSwift().set(token, forKey: "token", withAccess: ↓.accessibleAlways)
+      """,
+      """
+      import Locksmith
+      struct Account: GenericPasswordSecureStorable {
+          var accessible: LocksmithAccessibleOption? { ↓.always }
+      }
+      """,
+      """
+      let store = UICKeyChainStore(service: "com.example.app")
+      store.accessibility = ↓.always
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
@@ -141,10 +165,20 @@ public struct WeakKeychainAccessibility: Rule {
       }
       """,
       #"let labels: [String: String] = ["mode": "dk", "pdmnx": "dk"]"#,
+      """
+      enum Visibility { case always, never }
+      let banner = Banner().accessibility(.always)
+      """,
+      """
+      import KeychainAccess
+      let keychain = Keychain(service: "com.example.app").accessibility(.afterFirstUnlockThisDeviceOnly)
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAlwaysThisDeviceOnly"])]),
     ])
+
+  public static let readsWrapperSettings = true
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["kSecAttrAccessible", "pdmn"] + options.strings("weakAccessibilityAttributes")
@@ -170,16 +204,29 @@ public struct WeakKeychainAccessibility: Rule {
         let related: [(offset: Int, note: String)] =
           value.reachedThroughName ? [(sink.at.positionAfterSkippingLeadingTrivia.utf8Offset, sink.note)] : []
         context.report(
-          value.expression, message: message(accessibility, isRaw: isRaw, conditional: value.isConditional),
+          value.expression,
+          message: message(
+            accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: value.isConditional),
           confidence: value.isConditional ? .medium : nil,
           fix: isRaw ? nil : fix(accessibility, node: value.expression, context: context), related: related)
       }
     }
+    for value in model.wrapperValues(.accessibility) {
+      guard let accessibility = AccessibilityClass.named(value.meaning), weak.contains(accessibility.name) else {
+        continue
+      }
+      let subject = "`\(value.expression.trimmedDescription)` (\(value.library) for `\(accessibility.name)`)"
+      context.report(
+        value.expression, message: message(accessibility, subject: subject, conditional: value.isConditional),
+        confidence: value.isConditional ? .medium : nil)
+    }
   }
 
-  static func message(_ accessibility: AccessibilityClass, isRaw: Bool, conditional: Bool) -> String {
-    let subject =
-      isRaw ? "`\"\(accessibility.rawValue)\"` (the raw value of `\(accessibility.name)`)" : "`\(accessibility.name)`"
+  static func subject(_ accessibility: AccessibilityClass, isRaw: Bool) -> String {
+    isRaw ? "`\"\(accessibility.rawValue)\"` (the raw value of `\(accessibility.name)`)" : "`\(accessibility.name)`"
+  }
+
+  static func message(_ accessibility: AccessibilityClass, subject: String, conditional: Bool) -> String {
     var text: String
     if let replacement = accessibility.replacement {
       text =

@@ -1,0 +1,64 @@
+/// The keychain wrapper libraries Keyward knows, from their public APIs (RULES.md, phase 3).
+extension WrapperMapping {
+  /// `kSecAttrAccessible...` constants by the case names most wrappers use.
+  static func accessibilityCases(prefix: String = "") -> [String: String] {
+    let cases = [
+      "whenUnlocked": "kSecAttrAccessibleWhenUnlocked",
+      "afterFirstUnlock": "kSecAttrAccessibleAfterFirstUnlock",
+      "always": "kSecAttrAccessibleAlways",
+      "whenPasscodeSetThisDeviceOnly": "kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly",
+      "whenUnlockedThisDeviceOnly": "kSecAttrAccessibleWhenUnlockedThisDeviceOnly",
+      "afterFirstUnlockThisDeviceOnly": "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly",
+      "alwaysThisDeviceOnly": "kSecAttrAccessibleAlwaysThisDeviceOnly",
+    ]
+    guard !prefix.isEmpty else { return cases }
+    return Dictionary(
+      uniqueKeysWithValues: cases.map { (prefix + $0.key.prefix(1).uppercased() + $0.key.dropFirst(), $0.value) })
+  }
+
+  /// `SecAccessControlCreateFlags` members by themselves (for wrappers that mirror the option set).
+  static let flagCases: [String: String] = Dictionary(uniqueKeysWithValues: AccessControlFlag.names.map { ($0, $0) })
+
+  public static let builtIn: [WrapperMapping] = [
+    WrapperMapping(
+      library: "KeychainAccess", modules: ["KeychainAccess"], types: [],
+      accessibility: WrapperSite(methods: ["accessibility"], values: accessibilityCases()),
+      authenticationPolicy: WrapperSite(argumentLabels: ["authenticationPolicy"], values: flagCases),
+      synchronizable: WrapperSite(methods: ["synchronizable"])),
+    WrapperMapping(
+      library: "SwiftKeychainWrapper", modules: ["SwiftKeychainWrapper"], types: ["KeychainWrapper"],
+      accessibility: WrapperSite(argumentLabels: ["withAccessibility"], values: accessibilityCases()),
+      synchronizable: WrapperSite(argumentLabels: ["isSynchronizable"])),
+    WrapperMapping(
+      library: "KeychainSwift", modules: ["KeychainSwift"], types: ["KeychainSwift"],
+      accessibility: WrapperSite(argumentLabels: ["withAccess"], values: accessibilityCases(prefix: "accessible")),
+      synchronizable: WrapperSite(properties: ["synchronizable"])),
+    WrapperMapping(
+      library: "Valet", modules: ["Valet"], types: ["Valet", "SecureEnclaveValet", "SinglePromptSecureEnclaveValet"],
+      accessibility: WrapperSite(argumentLabels: ["accessibility"], values: accessibilityCases()),
+      authenticationPolicy: WrapperSite(
+        argumentLabels: ["accessControl"],
+        values: [
+          "userPresence": "userPresence", "biometricAny": "biometryAny", "biometricCurrentSet": "biometryCurrentSet",
+          "devicePasscode": "devicePasscode",
+        ]),
+      synchronizable: WrapperSite(impliedByCalls: ["iCloudValet", "iCloudSharedGroupValet"])),
+    WrapperMapping(
+      library: "Locksmith", modules: ["Locksmith"], types: ["Locksmith", "LocksmithAccessibleOption"],
+      accessibility: WrapperSite(properties: ["accessible"], values: accessibilityCases())),
+    WrapperMapping(
+      library: "UICKeyChainStore", modules: ["UICKeyChainStore"], types: ["UICKeyChainStore"],
+      accessibility: WrapperSite(
+        methods: ["setAccessibility"], properties: ["accessibility"],
+        values: accessibilityCases().merging(accessibilityCases(prefix: "UICKeyChainStoreAccessibility")) { $1 }),
+      authenticationPolicy: WrapperSite(
+        argumentLabels: ["authenticationPolicy"],
+        values: [
+          "userPresence": "userPresence", "touchIDAny": "touchIDAny", "touchIDCurrentSet": "touchIDCurrentSet",
+          "devicePasscode": "devicePasscode", "controlOr": "or", "controlAnd": "and",
+          "privateKeyUsage": "privateKeyUsage",
+          "applicationPassword": "applicationPassword",
+        ]),
+      synchronizable: WrapperSite(properties: ["synchronizable"])),
+  ]
+}

@@ -1,0 +1,160 @@
+import SwiftSyntax
+
+/// Where a keychain wrapper library takes one kind of setting, and what its values mean.
+public struct WrapperSite: Sendable, Hashable {
+  /// Arguments with these labels: `withAccessibility: .always`.
+  public var argumentLabels: [String] = []
+  /// The first argument of calls of these methods: `.accessibility(.always)`.
+  public var methods: [String] = []
+  /// Assignments to, or values of, properties with these names: `keychain.accessibility = .always`.
+  public var properties: [String] = []
+  /// Calls whose use alone means the setting is on: `Valet.iCloudValet(...)` synchronises.
+  public var impliedByCalls: [String] = []
+  /// The library's case names (or constant names) and what they mean: `always` →
+  /// `kSecAttrAccessibleAlways`, `biometricAny` → `biometryAny`.
+  public var values: [String: String] = [:]
+
+  public init(
+    argumentLabels: [String] = [], methods: [String] = [], properties: [String] = [], impliedByCalls: [String] = [],
+    values: [String: String] = [:]
+  ) {
+    self.argumentLabels = argumentLabels
+    self.methods = methods
+    self.properties = properties
+    self.impliedByCalls = impliedByCalls
+    self.values = values
+  }
+
+  var isEmpty: Bool { argumentLabels.isEmpty && methods.isEmpty && properties.isEmpty && impliedByCalls.isEmpty }
+}
+
+/// How a keychain wrapper library expresses keychain settings. A mapping applies to a file only
+/// where the file imports one of its modules or uses one of its types, so an app's own `.always`
+/// case is never read as an accessibility.
+public struct WrapperMapping: Sendable, Hashable {
+  public enum Setting: String, Sendable, CaseIterable { case accessibility, authenticationPolicy, synchronizable }
+
+  public var library: String
+  public var modules: [String]
+  public var types: [String]
+  public var accessibility: WrapperSite
+  /// Values map to `SecAccessControlCreateFlags` member names.
+  public var authenticationPolicy: WrapperSite
+  /// Values are ignored: true literals turn synchronisation on.
+  public var synchronizable: WrapperSite
+
+  public init(
+    library: String, modules: [String], types: [String], accessibility: WrapperSite = WrapperSite(),
+    authenticationPolicy: WrapperSite = WrapperSite(), synchronizable: WrapperSite = WrapperSite()
+  ) {
+    self.library = library
+    self.modules = modules
+    self.types = types
+    self.accessibility = accessibility
+    self.authenticationPolicy = authenticationPolicy
+    self.synchronizable = synchronizable
+  }
+
+  public func site(_ setting: Setting) -> WrapperSite {
+    switch setting {
+    case .accessibility: accessibility
+    case .authenticationPolicy: authenticationPolicy
+    case .synchronizable: synchronizable
+    }
+  }
+
+  /// Byte strings of which a file must contain one for the mapping to apply.
+  public var prefilterTokens: [String] { modules + types }
+}
+
+/// A setting made through a wrapper: the expression to report and what it means.
+public struct WrapperValue {
+  public var library: String
+  public var expression: ExprSyntax
+  /// The keychain constant or flag the value stands for (empty for synchronizable).
+  public var meaning: String
+  public var isConditional: Bool
+  /// The call that makes the setting, for related locations and for names near it.
+  public var call: FunctionCallExprSyntax?
+}
+
+extension SemanticModel {
+  /// The mappings that apply to this file: those whose module it imports or whose types it uses.
+  public var activeWrappers: [WrapperMapping] {
+    wrappers.filter { mapping in
+      mapping.modules.contains(where: index.importedModules.contains)
+        || mapping.types.contains { type in
+          index.callsByName[type] != nil || index.qualifiedMembersByType[type] != nil
+        }
+    }
+  }
+
+  /// Every value given for `setting` through an active wrapper.
+  public func wrapperValues(_ setting: WrapperMapping.Setting) -> [WrapperValue] {
+    var found: [WrapperValue] = []
+    for mapping in activeWrappers {
+      let site = mapping.site(setting)
+      guard !site.isEmpty else { continue }
+      var sources: [(ExprSyntax, FunctionCallExprSyntax?)] = []
+      if !site.argumentLabels.isEmpty {
+        for calls in index.callsByName.values {
+          for call in calls {
+            for argument in call.arguments where site.argumentLabels.contains(argument.label?.text ?? "") {
+              sources.append((argument.expression, call))
+            }
+          }
+        }
+      }
+      for method in site.methods {
+        for call in index.calls(named: method) {
+          if let first = call.arguments.first, first.label == nil { sources.append((first.expression, call)) }
+        }
+      }
+      for property in site.properties {
+        sources += (index.memberAssignmentsByName[property] ?? []).map { ($0.value, nil) }
+        for binding in index.bindingsByName[property] ?? [] where binding.kind != .parameter {
+          sources += (binding.initializer.map { [$0] } ?? []).map { ($0, nil) }
+          sources += binding.returnedExpressions.map { ($0, nil) }
+        }
+      }
+      for name in site.impliedByCalls {
+        for call in index.calls(named: name) {
+          found.append(
+            WrapperValue(
+              library: mapping.library, expression: ExprSyntax(call), meaning: "", isConditional: false, call: call))
+        }
+      }
+      for (source, call) in sources {
+        found += meanings(of: source, in: site, setting: setting).map {
+          WrapperValue(library: mapping.library, expression: $0.0, meaning: $0.1, isConditional: $0.2, call: call)
+        }
+      }
+    }
+    return found
+  }
+
+  private func meanings(of source: ExprSyntax, in site: WrapperSite, setting: WrapperMapping.Setting)
+    -> [(ExprSyntax, String, Bool)]
+  {
+    var result: [(ExprSyntax, String, Bool)] = []
+    var pending = resolver.values(of: source)
+    var budget = 64
+    while let value = pending.popLast(), budget > 0 {
+      budget -= 1
+      let leaf = value.expression
+      if let array = leaf.as(ArrayExprSyntax.self) {
+        pending += array.elements.flatMap { resolver.values(of: $0.expression) }
+        continue
+      }
+      if setting == .synchronizable {
+        if SyntaxFacts.isTrue(leaf) { result.append((leaf, "", value.isConditional)) }
+        continue
+      }
+      let name =
+        leaf.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        ?? leaf.as(DeclReferenceExprSyntax.self)?.baseName.text
+      if let name, let meaning = site.values[name] { result.append((leaf, meaning, value.isConditional)) }
+    }
+    return result.sorted { $0.0.position < $1.0.position }
+  }
+}
