@@ -19,6 +19,11 @@ public let allRules: [any Rule.Type] = [
   EnrollmentChangeUnchecked.self,
   CleartextStoragePreferences.self,
   LocalAuthFailOpen.self,
+  ObjCWeakKeychainAccessibility.self,
+  ObjCWeakBiometricACL.self,
+  ObjCEventBoundBiometricAuth.self,
+  ObjCPasscodeFallbackPolicy.self,
+  ObjCUnprotectedFileStorage.self,
 ]
 
 extension RuleCatalog {

@@ -27,7 +27,7 @@ import Testing
     #expect(status == 1)
     #expect(output.standardOutput.contains("Sources/Auth/BiometricKeyManager.swift:11:83: high:"))
     #expect(output.standardOutput.contains("[swift.weak_keychain_accessibility]"))
-    #expect(output.standardOutput.contains("26 findings (14 high, 4 medium, 7 low, 1 info) in 10 files."))
+    #expect(output.standardOutput.contains("31 findings (18 high, 5 medium, 7 low, 1 info) in 12 files."))
     for rule in RuleCatalog.standard.rules where rule.metadata.profile <= .standard {
       #expect(output.standardOutput.contains("[\(rule.metadata.id)]"), "the example app shows no \(rule.metadata.id)")
     }

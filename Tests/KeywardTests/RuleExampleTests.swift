@@ -41,7 +41,7 @@ import Testing
   @Test(arguments: ExampleCase.all("flagged"))
   func flaggedExampleInAStringIsNotFound(_ testCase: ExampleCase) {
     let code = testCase.example.withoutMarkers.code
-    let wrapped = "let text = #\"\"\"\n\(code)\n\"\"\"#\n"
+    let wrapped = Scan.wrappedInString(code, language: testCase.rule.language)
     #expect(Scan.findings(wrapped, rule: testCase.rule, options: testCase.example.options).isEmpty, "\(wrapped)")
   }
 

@@ -29,7 +29,21 @@ enum Scan {
   static func findings(_ code: String, rule: any Rule.Type, options: [String: OptionValue] = [:]) -> [Finding] {
     let configured = ConfiguredRule(
       rule: rule, options: RuleOptions(specs: rule.options, overrides: options), severity: rule.metadata.severity)
-    return FileScanner(rules: [configured]).scan(bytes: Array(code.utf8), path: "Example.swift").findings
+    let path = "Example." + rule.language.exampleExtension
+    return FileScanner(rules: [configured]).scan(bytes: Array(code.utf8), path: path).findings
+  }
+
+  /// `code` inside a string literal of the rule's language.
+  static func wrappedInString(_ code: String, language: SourceLanguage) -> String {
+    switch language {
+    case .swift:
+      return "let text = #\"\"\"\n\(code)\n\"\"\"#\n"
+    case .objectiveC:
+      let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        "@\"" + line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\\n\""
+      }
+      return "NSString *text =\n" + lines.joined(separator: "\n") + ";\n"
+    }
   }
 
   /// Scans `code` with every rule at its defaults.

@@ -17,7 +17,7 @@ public struct ScanSetupError: Error, CustomStringConvertible, Sendable {
 /// folders and user exclusions, following symbolic links without looping.
 public struct FileDiscovery {
   public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", "Carthage", ".git"]
-  public static let sourceExtensions: Set<String> = ["swift"]
+  public static let sourceExtensions: Set<String> = ["swift", "m", "mm", "h"]
 
   public let root: String
   public let excludes: [GlobPattern]
@@ -111,7 +111,7 @@ public struct FileDiscovery {
         if explicitlyNamed {
           issues.append(
             ScanIssue(
-              path: relative, kind: .unreadable, message: "not a Swift source file; only .swift files are scanned"))
+              path: relative, kind: .unreadable, message: "not a source file Keyward reads (.swift, .m, .mm, .h)"))
         }
         return
       }

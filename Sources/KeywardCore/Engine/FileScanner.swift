@@ -63,19 +63,27 @@ public struct FileScanner: Sendable {
           column: position.column)
       ])
     }
-    let applicable = rules.filter { $0.prefilter.matches(bytes) }
+    let language = SourceLanguage(pathExtension: (path as NSString).pathExtension) ?? .swift
+    let applicable = rules.filter { $0.rule.language == language && $0.prefilter.matches(bytes) }
     guard !applicable.isEmpty else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
-    let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
     let text = SourceText(bytes: bytes)
-    if tree.hasError {
-      outcome.issues.append(parseIssue(tree, text: text, path: path))
+    let makeContext: (RuleOptions) -> RuleContext
+    if language == .swift {
+      let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+      if tree.hasError {
+        outcome.issues.append(parseIssue(tree, text: text, path: path))
+      }
+      let model = SemanticModel(tree: tree, wrappers: wrappers)
+      makeContext = { RuleContext(model: model, options: $0) }
+    } else {
+      let model = ObjCModel(bytes: bytes)
+      makeContext = { RuleContext(objc: model, options: $0) }
     }
-    let model = SemanticModel(tree: tree, wrappers: wrappers)
     var fileFindings: [Finding] = []
     for configured in applicable {
-      let context = RuleContext(model: model, options: configured.options)
+      let context = makeContext(configured.options)
       configured.rule.check(context)
       for report in context.reports {
         fileFindings.append(finding(report, rule: configured, text: text, path: path))

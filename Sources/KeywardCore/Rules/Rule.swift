@@ -15,9 +15,28 @@ public protocol Rule: Sendable {
   /// Whether the rule also reads settings made through keychain wrapper libraries; the engine
   /// then adds the wrappers' module and type names to its prefilter.
   static var readsWrapperSettings: Bool { get }
+  /// The language of the files the rule reads.
+  static var language: SourceLanguage { get }
+}
+
+/// The languages Keyward reads, by file extension.
+public enum SourceLanguage: String, Sendable, CaseIterable {
+  case swift, objectiveC
+
+  public init?(pathExtension: String) {
+    switch pathExtension {
+    case "swift": self = .swift
+    case "m", "mm", "h": self = .objectiveC
+    default: return nil
+    }
+  }
+
+  /// The extension examples of this language are scanned under.
+  public var exampleExtension: String { self == .swift ? "swift" : "m" }
 }
 
 extension Rule {
+  public static var language: SourceLanguage { .swift }
   public static var options: [OptionSpec] { [] }
   public static var readsWrapperSettings: Bool { false }
 }
@@ -46,19 +65,45 @@ public struct RuleReport: Sendable {
   }
 }
 
-/// One rule's view of one file.
+/// One rule's view of one file: the Swift semantic model or the Objective-C token model,
+/// whichever the rule's language reads.
 public final class RuleContext {
-  public let model: SemanticModel
+  private let swiftModel: SemanticModel?
+  private let objcModel: ObjCModel?
   public let options: RuleOptions
   public private(set) var reports: [RuleReport] = []
   private var reportedRanges: Set<[Int]> = []
 
   public init(model: SemanticModel, options: RuleOptions) {
-    self.model = model
+    self.swiftModel = model
+    self.objcModel = nil
     self.options = options
   }
 
+  public init(objc: ObjCModel, options: RuleOptions) {
+    self.swiftModel = nil
+    self.objcModel = objc
+    self.options = options
+  }
+
+  /// The Swift file's semantic model; the engine runs Swift rules only on Swift files.
+  public var model: SemanticModel {
+    guard let swiftModel else { preconditionFailure("a Swift rule was run on a file that is not Swift") }
+    return swiftModel
+  }
+
+  /// The Objective-C file's tokens; the engine runs Objective-C rules only on such files.
+  public var objc: ObjCModel {
+    guard let objcModel else { preconditionFailure("an Objective-C rule was run on a file that is not Objective-C") }
+    return objcModel
+  }
+
   public var tree: SourceFileSyntax { model.tree }
+
+  /// Reports a token of an Objective-C file.
+  public func report(_ token: ObjCToken, message: String, confidence: Confidence? = nil) {
+    report(start: token.start, end: token.end, message: message, confidence: confidence)
+  }
 
   /// Reports `node` (without its surrounding trivia). A second report of the same range is
   /// dropped, so a constant that reaches several sinks yields one finding.

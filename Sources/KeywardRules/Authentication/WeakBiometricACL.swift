@@ -200,7 +200,8 @@ public struct WeakBiometricACL: Rule {
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
     for root in model.accessControl.allFlagExpressions(in: model) {
-      for origin in model.accessControl.origins(of: root) where isWeak(origin, weak) {
+      for origin in model.accessControl.origins(of: root)
+      where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) {
         let id = origin.node.id
         if weakByNode[id] == nil {
           order.append(id)
@@ -236,9 +237,10 @@ public struct WeakBiometricACL: Rule {
     }
   }
 
-  static func isWeak(_ origin: FlagOrigin, _ weak: Set<String>) -> Bool {
-    origin.fromRawValue
-      ? !AccessControlFlag.sameBit(as: origin.flag.name).isDisjoint(with: weak) : weak.contains(origin.flag.name)
+  /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming
+  /// a deprecated alias (`touchIDAny`) still matches its bit.
+  static func isWeak(_ flag: AccessControlFlag, fromRawValue: Bool, _ weak: Set<String>) -> Bool {
+    fromRawValue ? !AccessControlFlag.sameBit(as: flag.name).isDisjoint(with: weak) : weak.contains(flag.name)
   }
 
   static func message(for origins: [FlagOrigin], node: ExprSyntax, conditional: Bool) -> String {

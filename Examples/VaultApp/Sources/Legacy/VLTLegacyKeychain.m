@@ -1,0 +1,43 @@
+#import "VLTLegacyKeychain.h"
+#import <LocalAuthentication/LocalAuthentication.h>
+#import <Security/Security.h>
+
+// Accessible while locked so the share extension can read it (see VLT-212).
+#define VLT_TOKEN_ACCESSIBILITY kSecAttrAccessibleAlways
+// Matches the Cordova plugin we replaced: 2 is "any biometric".
+static const SecAccessControlCreateFlags VLTBiometricFlags = 2;
+
+@implementation VLTLegacyKeychain
+
+- (BOOL)storeToken:(NSData *)token {
+    NSDictionary *query = @{
+        (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+        (__bridge id)kSecAttrAccount: @"legacyToken",
+        (__bridge id)kSecValueData: token,
+        (__bridge id)kSecAttrAccessible: (__bridge id)VLT_TOKEN_ACCESSIBILITY,
+    };
+    return SecItemAdd((__bridge CFDictionaryRef)query, NULL) == errSecSuccess;
+}
+
+- (SecAccessControlRef)biometricAccess {
+    CFErrorRef error = NULL;
+    return SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                           VLTBiometricFlags, &error);
+}
+
+- (void)unlockWithCompletion:(void (^)(BOOL unlocked))completion {
+    LAContext *context = [[LAContext alloc] init];
+    // "Use Passcode" is offered so nobody gets locked out.
+    [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication
+            localizedReason:@"Unlock the legacy vault"
+                      reply:^(BOOL success, NSError *error) {
+        completion(success);
+    }];
+}
+
+- (void)exportBackup:(NSData *)backup toPath:(NSString *)path {
+    NSError *error = nil;
+    [backup writeToFile:path options:NSDataWritingFileProtectionNone error:&error];
+}
+
+@end

@@ -1,0 +1,80 @@
+/// The keychain questions of the Objective-C rules, answered once for all of them.
+extension ObjCModel {
+  /// UICKeyChainStore and SAMKeychain names that stand for keychain constants.
+  static let wrapperAccessibility: [String: String] = [
+    "UICKeyChainStoreAccessibilityAlways": "kSecAttrAccessibleAlways",
+    "UICKeyChainStoreAccessibilityAlwaysThisDeviceOnly": "kSecAttrAccessibleAlwaysThisDeviceOnly",
+  ]
+  static let wrapperPolicies: [String: String] = [
+    "UICKeyChainStoreAuthenticationPolicyUserPresence": "userPresence",
+    "UICKeyChainStoreAuthenticationPolicyTouchIDAny": "touchIDAny",
+    "UICKeyChainStoreAuthenticationPolicyTouchIDCurrentSet": "touchIDCurrentSet",
+    "UICKeyChainStoreAuthenticationPolicyDevicePasscode": "devicePasscode",
+  ]
+
+  /// Accessibility classes given to the keychain: as the `kSecAttrAccessible` value of `@{}`
+  /// literals, `setObject:forKey:` and `CFDictionaryAddValue`, as the protection of
+  /// `SecAccessControlCreateWithFlags`, through SAMKeychain's `setAccessibilityType:`, and
+  /// UICKeyChainStore's accessibility constants; through `#define`s and `const`s of the file.
+  public var accessibilityValues: [(token: ObjCToken, value: AccessibilityClass, isRaw: Bool)] {
+    var sinks: [[ObjCToken]] = []
+    for (key, value) in dictionaryEntries + keyValueWrites where isAccessibilityKey(key) { sinks.append(value) }
+    sinks += calls(named: "SecAccessControlCreateWithFlags").compactMap {
+      $0.arguments.count > 1 ? $0.arguments[1] : nil
+    }
+    sinks += messageArguments("setAccessibilityType").map(\.argument)
+    var found: [(ObjCToken, AccessibilityClass, Bool)] = []
+    for token in sinks.flatMap({ expand($0) }) {
+      if token.kind == .identifier, let value = AccessibilityClass.named(token.text) {
+        found.append((token, value, false))
+      } else if token.kind == .string, let value = AccessibilityClass.all.first(where: { $0.rawValue == token.text }) {
+        found.append((token, value, true))
+      }
+    }
+    for token in tokens where token.kind == .identifier {
+      if let name = Self.wrapperAccessibility[token.text], let value = AccessibilityClass.named(name) {
+        found.append((token, value, false))
+      }
+    }
+    return found
+  }
+
+  /// Flags given to `SecAccessControlCreateWithFlags` (`kSecAccessControl...` constants combined
+  /// with `|`, plain integers, `1 << n`) and UICKeyChainStore's policy constants, with the token
+  /// that carries each.
+  public var accessControlFlags: [(token: ObjCToken, flags: [AccessControlFlag], fromInteger: Bool)] {
+    var found: [(ObjCToken, [AccessControlFlag], Bool)] = []
+    for call in calls(named: "SecAccessControlCreateWithFlags") where call.arguments.count > 2 {
+      let expanded = expand(call.arguments[2])
+      var index = 0
+      while index < expanded.count {
+        let token = expanded[index]
+        if token.kind == .identifier, let flag = AccessControlFlag.all.first(where: { $0.objcName == token.text }) {
+          found.append((token, [flag], false))
+        } else if var value = ObjCIntegers.value(of: token) {
+          if index + 2 < expanded.count, expanded[index + 1].text == "<<",
+            let shift = ObjCIntegers.value(of: expanded[index + 2]),
+            shift < 64
+          {
+            value <<= shift
+            index += 2
+          }
+          found.append((token, AccessControlFlag.decode(value), true))
+        }
+        index += 1
+      }
+    }
+    for token in tokens where token.kind == .identifier {
+      if let name = Self.wrapperPolicies[token.text], let flag = AccessControlFlag.named(name) {
+        found.append((token, [flag], false))
+      }
+    }
+    return found
+  }
+
+  private func isAccessibilityKey(_ key: [ObjCToken]) -> Bool {
+    expand(key).contains {
+      ($0.kind == .identifier && $0.text == "kSecAttrAccessible") || ($0.kind == .string && $0.text == "pdmn")
+    }
+  }
+}

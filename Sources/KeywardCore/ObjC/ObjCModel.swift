@@ -1,0 +1,192 @@
+import Foundation
+
+/// What the Objective-C rules ask about a file, answered from its tokens: constants the file
+/// defines, calls and their arguments, message sends, dictionary literals and key-value sets.
+public final class ObjCModel {
+  public let tokens: [ObjCToken]
+  let lexer: ObjCLexer
+
+  public init(bytes: [UInt8]) {
+    lexer = ObjCLexer(bytes: bytes)
+    tokens = lexer.tokens()
+  }
+
+  /// `#define NAME value` (object-like macros) and `const` declarations (`static const
+  /// SecAccessControlCreateFlags kFlags = ...;`), by name, as token lists.
+  public private(set) lazy var constants: [String: [ObjCToken]] = collectConstants()
+
+  /// The tokens with every name of a file constant replaced by its value, recursively. The
+  /// replacement tokens keep their own positions, so findings land where the value is written.
+  public func expand(_ list: [ObjCToken], depth: Int = 0) -> [ObjCToken] {
+    guard depth < 8 else { return list }
+    return list.flatMap { token -> [ObjCToken] in
+      guard token.kind == .identifier, let value = constants[token.text] else { return [token] }
+      return expand(value, depth: depth + 1)
+    }
+  }
+
+  /// Argument token lists of every call `name(...)`.
+  public func calls(named name: String) -> [(name: ObjCToken, arguments: [[ObjCToken]])] {
+    var found: [(ObjCToken, [[ObjCToken]])] = []
+    for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == name {
+      guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { continue }
+      let (inside, _) = group(from: index + 1)
+      found.append((tokens[index], split(inside, at: ",")))
+    }
+    return found
+  }
+
+  /// For every message send part `name:` (as in `[ctx evaluatePolicy:x localizedReason:y]`), the
+  /// tokens of its argument, up to the next part or the closing bracket.
+  public func messageArguments(_ part: String) -> [(part: ObjCToken, argument: [ObjCToken])] {
+    var found: [(ObjCToken, [ObjCToken])] = []
+    for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == part {
+      guard index + 1 < tokens.count, tokens[index + 1].text == ":", index > 0, tokens[index - 1].text != "." else {
+        continue
+      }
+      found.append((tokens[index], argument(from: index + 2)))
+    }
+    return found
+  }
+
+  /// `key: value` entries of `@{ ... }` literals.
+  public var dictionaryEntries: [(key: [ObjCToken], value: [ObjCToken])] {
+    var found: [([ObjCToken], [ObjCToken])] = []
+    for index in tokens.indices where tokens[index].text == "@" {
+      guard index + 1 < tokens.count, tokens[index + 1].text == "{" else { continue }
+      let (inside, _) = group(from: index + 1)
+      for entry in split(inside, at: ",") {
+        let parts = split(entry, at: ":", limit: 1)
+        if parts.count == 2 { found.append((parts[0], parts[1])) }
+      }
+    }
+    return found
+  }
+
+  /// `[dict setObject:value forKey:key]`, `setValue:forKey:` and `CFDictionaryAddValue/SetValue`.
+  public var keyValueWrites: [(key: [ObjCToken], value: [ObjCToken])] {
+    var found: [([ObjCToken], [ObjCToken])] = []
+    for method in ["setObject", "setValue"] {
+      for (part, value) in messageArguments(method) {
+        guard let start = tokens.firstIndex(of: part) else { continue }
+        let after = start + 2 + value.count
+        guard after + 1 < tokens.count, tokens[after].text == "forKey", tokens[after + 1].text == ":" else { continue }
+        found.append((argument(from: after + 2), value))
+      }
+    }
+    for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
+      for call in calls(named: function) where call.arguments.count == 3 {
+        found.append((call.arguments[1], call.arguments[2]))
+      }
+    }
+    return found
+  }
+
+  /// Whether the file mentions an identifier (outside comments and strings).
+  public func mentions(_ identifier: String) -> Bool {
+    tokens.contains { $0.kind == .identifier && $0.text == identifier }
+  }
+
+  // MARK: Structure
+
+  private static let openers: [String: String] = ["(": ")", "[": "]", "{": "}"]
+
+  /// The tokens inside the bracket at `open`, and the index of its closing bracket.
+  func group(from open: Int) -> ([ObjCToken], Int) {
+    var depth = 0
+    var index = open
+    while index < tokens.count {
+      let text = tokens[index].text
+      if Self.openers[text] != nil {
+        depth += 1
+      } else if Self.openers.values.contains(text) {
+        depth -= 1
+        if depth == 0 { return (Array(tokens[(open + 1)..<index]), index) }
+      }
+      index += 1
+    }
+    return (Array(tokens[min(open + 1, tokens.count)...]), tokens.count)
+  }
+
+  /// Splits at `separator` tokens outside brackets.
+  func split(_ list: [ObjCToken], at separator: String, limit: Int = .max) -> [[ObjCToken]] {
+    var parts: [[ObjCToken]] = [[]]
+    var depth = 0
+    for token in list {
+      if Self.openers[token.text] != nil { depth += 1 }
+      if Self.openers.values.contains(token.text) { depth -= 1 }
+      if depth == 0, token.text == separator, parts.count <= limit, token.kind == .punctuation {
+        parts.append([])
+      } else {
+        parts[parts.count - 1].append(token)
+      }
+    }
+    return parts.filter { !$0.isEmpty }
+  }
+
+  /// A message argument: tokens from `start` to the next `name:` part or closing bracket at the
+  /// same depth.
+  private func argument(from start: Int) -> [ObjCToken] {
+    var depth = 0
+    var index = start
+    var result: [ObjCToken] = []
+    while index < tokens.count {
+      let token = tokens[index]
+      if Self.openers[token.text] != nil { depth += 1 }
+      if Self.openers.values.contains(token.text) {
+        if depth == 0 { break }
+        depth -= 1
+      }
+      if depth == 0, token.kind == .identifier, index + 1 < tokens.count, tokens[index + 1].text == ":",
+        !result.isEmpty,
+        index > 0, tokens[index - 1].text != "?"
+      {
+        break
+      }
+      if depth == 0, token.text == ";" { break }
+      result.append(token)
+      index += 1
+    }
+    return result
+  }
+
+  private func collectConstants() -> [String: [ObjCToken]] {
+    var found: [String: [ObjCToken]] = [:]
+    for token in tokens where token.kind == .directive {
+      let body = lexer.tokens(in: (token.start + 1)..<token.end, directives: false)
+      guard body.count >= 3, body[0].text == "define", body[1].kind == .identifier,
+        body[2].text != "(" || body[2].start > body[1].end
+      else { continue }
+      found[body[1].text] = Array(body[2...])
+    }
+    // `const TYPE NAME = value;` at any depth: the name before `=`, a `const` earlier in the statement.
+    var statementStart = 0
+    for index in tokens.indices {
+      let text = tokens[index].text
+      if text == ";" || text == "{" || text == "}" {
+        statementStart = index + 1
+        continue
+      }
+      guard text == "=", index > statementStart, tokens[index - 1].kind == .identifier,
+        tokens[statementStart..<index].contains(where: { $0.text == "const" })
+      else { continue }
+      var stop = index + 1
+      while stop < tokens.count, tokens[stop].text != ";" { stop += 1 }
+      found[tokens[index - 1].text] = Array(tokens[(index + 1)..<stop])
+    }
+    return found
+  }
+}
+
+/// Evaluates C integer expressions made of literals, `|`, `<<` and parentheses.
+public enum ObjCIntegers {
+  public static func value(of token: ObjCToken) -> UInt64? {
+    guard token.kind == .number else { return nil }
+    var text = token.text.lowercased().replacingOccurrences(of: "'", with: "")
+    while let last = text.last, last == "u" || last == "l" { text.removeLast() }
+    if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
+    if text.hasPrefix("0b") { return UInt64(text.dropFirst(2), radix: 2) }
+    if text.count > 1, text.hasPrefix("0") { return UInt64(text.dropFirst(), radix: 8) }
+    return UInt64(text)
+  }
+}

@@ -1,0 +1,155 @@
+import KeywardCore
+
+/// `swift.event_bound_biometric_auth` for Objective-C sources.
+public struct ObjCEventBoundBiometricAuth: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = EventBoundBiometricAuth.metadata.objcTwin(
+    description: """
+      `[context evaluatePolicy:... localizedReason:... reply:^(BOOL success, NSError *error) {...}]` \
+      whose `success` alone unlocks data or a feature. In Objective-C the file is the unit: the \
+      evaluation is keychain-bound when the file passes a context as `kSecUseAuthenticationContext` \
+      and protects its items with `SecAccessControlCreateWithFlags`.
+      """,
+    vulnerableExample: """
+      [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
+              localizedReason:@"Unlock your vault"
+                        reply:^(BOOL success, NSError *error) {
+          if (success) { [self showVault]; }
+      }];
+      """,
+    fixedExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecReturnData: @YES,
+                              (__bridge id)kSecUseAuthenticationContext: context};
+      OSStatus status = SecItemCopyMatching((__bridge CFDictionaryRef)query, &result);
+      """)
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      [context ↓evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Unlock" reply:^(BOOL success, NSError *error) {
+          if (success) { [self showVault]; }
+      }];
+      """
+    ],
+    clean: [
+      """
+      SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, kSecAccessControlBiometryCurrentSet, NULL);
+      [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Unlock" reply:^(BOOL success, NSError *error) {
+          NSDictionary *query = @{(__bridge id)kSecReturnData: @YES, (__bridge id)kSecUseAuthenticationContext: context};
+      }];
+      """,
+      "BOOL ok = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics error:&error];",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
+
+  public static func check(_ context: RuleContext) {
+    let objc = context.objc
+    let bound = objc.mentions("kSecUseAuthenticationContext") && objc.mentions("SecAccessControlCreateWithFlags")
+    guard !bound else { return }
+    for (part, _) in objc.messageArguments("evaluatePolicy") {
+      context.report(
+        part,
+        message:
+          "Only the `success` flag of `evaluatePolicy:` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`kSecAccessControlBiometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
+      )
+    }
+  }
+}
+
+/// `swift.local_auth_passcode_fallback_policy` for Objective-C sources.
+public struct ObjCPasscodeFallbackPolicy: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = PasscodeFallbackPolicy.metadata.objcTwin(
+    description: """
+      `evaluatePolicy:LAPolicyDeviceOwnerAuthentication` (raw value 2) and the watch and companion \
+      policies, which accept the passcode or a nearby device instead of biometrics. \
+      `canEvaluatePolicy:` with the same policy checks that a passcode is set and is never reported.
+      """,
+    vulnerableExample: """
+      [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Approve transfer"
+                        reply:^(BOOL success, NSError *error) { ... }];
+      """,
+    fixedExample: """
+      [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Approve transfer"
+                        reply:^(BOOL success, NSError *error) { ... }];
+      """)
+
+  public static let options = PasscodeFallbackPolicy.options
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "[context evaluatePolicy:↓LAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:^(BOOL ok, NSError *e) {}];",
+      "[context evaluatePolicy:↓kLAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:nil];",
+      "[context evaluatePolicy:(LAPolicy)↓2 localizedReason:@\"Pay\" reply:nil];",
+    ],
+    clean: [
+      "BOOL passcodeSet = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:&error];",
+      "[context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Pay\" reply:nil];",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
+
+  public static func check(_ context: RuleContext) {
+    let reported = Set(context.options.strings("fallbackPolicies"))
+    let objc = context.objc
+    for (_, argument) in objc.messageArguments("evaluatePolicy") {
+      for token in objc.expand(argument) {
+        let name = token.text.hasPrefix("kLAPolicy") ? String(token.text.dropFirst()) : token.text
+        let policy =
+          token.kind == .number
+          ? ObjCIntegers.value(of: token).flatMap { raw in LAPolicyCase.all.first { $0.rawValue == raw } }
+          : LAPolicyCase.all.first { "LAPolicy" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() == name }
+        guard let policy, reported.contains(policy.name) else { continue }
+        context.report(
+          token,
+          message:
+            "`\(token.text)` accepts \(policy.rawValue == 2 ? "the device passcode" : "a passcode or nearby device") instead of biometrics, so whoever knows it passes this check. For sensitive actions use `LAPolicyDeviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `kSecAccessControlBiometryCurrentSet`."
+        )
+      }
+    }
+  }
+}
+
+/// `swift.unprotected_file_storage` for Objective-C sources.
+public struct ObjCUnprotectedFileStorage: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = UnprotectedFileStorage.metadata.objcTwin(
+    description: """
+      `NSFileProtectionNone`, `NSDataWritingFileProtectionNone` and `NSURLFileProtectionNone` write \
+      files that can be read while the device is locked.
+      """,
+    vulnerableExample: """
+      [data writeToFile:path options:NSDataWritingFileProtectionNone error:&error];
+      """,
+    fixedExample: """
+      [data writeToFile:path options:NSDataWritingFileProtectionComplete error:&error];
+      """)
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "[data writeToFile:path options:↓NSDataWritingFileProtectionNone error:&error];",
+      "NSDictionary *attributes = @{NSFileProtectionKey: ↓NSFileProtectionNone};",
+    ],
+    clean: [
+      "[data writeToFile:path options:NSDataWritingFileProtectionComplete error:&error];",
+      "/* NSFileProtectionNone */ NSString *s = @\"NSFileProtectionNone\";",
+    ])
+
+  static let names: Set<String> = [
+    "NSFileProtectionNone", "NSDataWritingFileProtectionNone", "NSURLFileProtectionNone",
+  ]
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { Array(names) }
+
+  public static func check(_ context: RuleContext) {
+    for token in context.objc.tokens where token.kind == .identifier && names.contains(token.text) {
+      context.report(
+        token,
+        message:
+          "This file is written without data protection, so its contents can be read while the device is locked. Use `NSDataWritingFileProtectionComplete` / `NSFileProtectionComplete` (or `...CompleteUntilFirstUserAuthentication` for files background work needs), or keep the secret in the keychain."
+      )
+    }
+  }
+}

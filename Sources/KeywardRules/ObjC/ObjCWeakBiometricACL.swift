@@ -1,0 +1,67 @@
+import Foundation
+import KeywardCore
+
+/// `swift.weak_biometric_acl` for Objective-C sources.
+public struct ObjCWeakBiometricACL: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = WeakBiometricACL.metadata.objcTwin(
+    description: """
+      `kSecAccessControlBiometryAny`, `kSecAccessControlTouchIDAny` or \
+      `kSecAccessControlUserPresence` in the flags of `SecAccessControlCreateWithFlags`, combined \
+      with `|`, written as plain integers (`2` is biometryAny, `1` userPresence, also `1 << 1`), \
+      or through `#define`s and `const`s of the file, and UICKeyChainStore's \
+      `...AuthenticationPolicyTouchIDAny` / `...UserPresence`. Such items stay unlockable with \
+      biometrics enrolled after they were protected.
+      """,
+    vulnerableExample: """
+      SecAccessControlRef access = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
+          kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          kSecAccessControlBiometryAny | kSecAccessControlPrivateKeyUsage, &error);
+      """,
+    fixedExample: """
+      SecAccessControlRef access = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
+          kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+          kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, &error);
+      """)
+
+  public static let options = WeakBiometricACL.options
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓kSecAccessControlBiometryAny | kSecAccessControlPrivateKeyUsage, &error);",
+      "SecAccessControlRef sacRef = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, ↓kSecAccessControlUserPresence, err);",
+      "SecAccessControlCreateWithFlags(0, kSecAttrAccessibleAlways, ↓2, 0);",
+      """
+      #define BIO_FLAGS (↓kSecAccessControlTouchIDAny | kSecAccessControlPrivateKeyUsage)
+      SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, protection, BIO_FLAGS, NULL);
+      """,
+      """
+      static const SecAccessControlCreateFlags kKeyFlags = ↓1 << 1;
+      SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, protection, kKeyFlags, NULL);
+      """,
+      "[store setAccessibility:UICKeyChainStoreAccessibilityWhenPasscodeSetThisDeviceOnly authenticationPolicy:↓UICKeyChainStoreAuthenticationPolicyTouchIDAny];",
+    ],
+    clean: [
+      "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
+      "SecAccessControlCreateWithFlags(NULL, protection, 8, NULL);",
+      "// SecAccessControlCreateWithFlags(NULL, p, kSecAccessControlBiometryAny, NULL);",
+      "if (context.biometryType == LABiometryTypeFaceID) { NSLog(@\"kSecAccessControlBiometryAny\"); }",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["SecAccessControl", "UICKeyChainStoreAuthenticationPolicy"]
+  }
+
+  public static func check(_ context: RuleContext) {
+    let weak = Set(context.options.strings("weakBiometricFlags"))
+    for (token, flags, fromInteger) in context.objc.accessControlFlags {
+      let weakFlags = flags.filter { WeakBiometricACL.isWeak($0, fromRawValue: fromInteger, weak) }
+      guard let first = weakFlags.first else { continue }
+      let names = weakFlags.map { "`\($0.objcName)`" }.joined(separator: " and ")
+      let subject = fromInteger ? "`\(token.text)` sets \(names)." : "`\(token.text)`"
+      let consequence = WeakBiometricACL.consequence(of: first.name)
+        .replacingOccurrences(of: "`.biometryCurrentSet`", with: "`kSecAccessControlBiometryCurrentSet`")
+      context.report(token, message: "\(subject) \(fromInteger ? "`\(first.objcName)` " : "")\(consequence)")
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import KeywardCore
+
+/// `swift.weak_keychain_accessibility` for Objective-C sources.
+public struct ObjCWeakKeychainAccessibility: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = WeakKeychainAccessibility.metadata.objcTwin(
+    description: """
+      `kSecAttrAccessibleAlways` and `kSecAttrAccessibleAlwaysThisDeviceOnly` (or their raw values \
+      `@"dk"` / `@"dku"`) given as the `kSecAttrAccessible` value of `@{}` literals, \
+      `setObject:forKey:` / `setValue:forKey:`, `CFDictionaryAddValue` / `CFDictionarySetValue`, as \
+      the protection of `SecAccessControlCreateWithFlags`, to SAMKeychain's \
+      `setAccessibilityType:`, or as UICKeyChainStore's `...AccessibilityAlways` constants, also \
+      through `#define`s and `const`s of the file. The items become readable while the device is \
+      locked.
+      """,
+    vulnerableExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecValueData: tokenData,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAlways};
+      """,
+    fixedExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecValueData: tokenData,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
+      """)
+
+  public static let options = WeakKeychainAccessibility.options
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "NSDictionary *q = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrAccessible: (__bridge id)↓kSecAttrAccessibleAlways};",
+      "[query setObject:(__bridge id)↓kSecAttrAccessibleAlwaysThisDeviceOnly forKey:(__bridge id)kSecAttrAccessible];",
+      "CFDictionaryAddValue(query, kSecAttrAccessible, ↓kSecAttrAccessibleAlways);",
+      "SecAccessControlRef ac = SecAccessControlCreateWithFlags(kCFAllocatorDefault, ↓kSecAttrAccessibleAlways, kSecAccessControlBiometryCurrentSet, NULL);",
+      """
+      #define KEYCHAIN_ACCESS ↓kSecAttrAccessibleAlways
+      NSDictionary *q = @{(__bridge id)kSecAttrAccessible: (__bridge id)KEYCHAIN_ACCESS};
+      """,
+      "[SAMKeychain setAccessibilityType:↓kSecAttrAccessibleAlways];",
+      "store.accessibility = ↓UICKeyChainStoreAccessibilityAlways;",
+      #"NSDictionary *q = @{@"pdmn": ↓@"dk", @"acct": account};"#,
+    ],
+    clean: [
+      "NSDictionary *q = @{(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};",
+      "// (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAlways",
+      #"NSString *help = @"kSecAttrAccessible: kSecAttrAccessibleAlways is deprecated";"#,
+      "if ([attributes[(__bridge id)kSecAttrAccessible] isEqual:(__bridge id)kSecAttrAccessibleAlways]) { [self migrate]; }",
+      "char c = '\"'; NSString *s = @\"kSecAttrAccessibleAlways\";",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    WeakKeychainAccessibility.prefilterTokens(options: options) + [
+      "UICKeyChainStoreAccessibility", "setAccessibilityType",
+    ]
+  }
+
+  public static func check(_ context: RuleContext) {
+    let weak = Set(context.options.strings("weakAccessibilityAttributes"))
+    for (token, value, isRaw) in context.objc.accessibilityValues where weak.contains(value.name) {
+      let subject =
+        isRaw || token.text != value.name
+        ? "`\(token.text.hasPrefix("UIC") ? token.text : "@\"\(token.text)\"")` (`\(value.name)`)"
+        : WeakKeychainAccessibility.subject(value, isRaw: false)
+      context.report(token, message: WeakKeychainAccessibility.message(value, subject: subject, conditional: false))
+    }
+  }
+}
