@@ -8,11 +8,12 @@ import Testing
   static let fixtureNames: [String] = {
     let folder = Paths.fixture("Seeds")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".swift") }.sorted()
+    return names.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }.sorted()
   }()
 
   @Test func thereAreSeedFixtures() {
-    #expect(Self.fixtureNames.count >= 7)
+    #expect(Self.fixtureNames.count >= 8)
+    #expect(Self.fixtureNames.contains { $0.hasSuffix(".m") })
   }
 
   @Test(arguments: fixtureNames)

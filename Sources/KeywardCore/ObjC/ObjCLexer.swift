@@ -9,6 +9,13 @@ public struct ObjCToken: Sendable, Hashable {
   public var end: Int
   /// The token's text; for strings, the contents between the quotes.
   public var text: String
+
+  public init(kind: Kind, start: Int, end: Int, text: String) {
+    self.kind = kind
+    self.start = start
+    self.end = end
+    self.text = text
+  }
 }
 
 /// Splits Objective-C source into tokens. It knows comments (`//`, `/* */`), string literals
