@@ -24,6 +24,9 @@ public let allRules: [any Rule.Type] = [
   ObjCEventBoundBiometricAuth.self,
   ObjCPasscodeFallbackPolicy.self,
   ObjCUnprotectedFileStorage.self,
+  UnusedSuppression.self,
+  UnknownSuppressedRule.self,
+  MissingSuppressionReason.self,
 ]
 
 extension RuleCatalog {

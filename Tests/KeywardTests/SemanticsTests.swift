@@ -118,7 +118,9 @@ import Testing
       let tree = Parser.parse(source: text)
       for statement in tree.statements {
         guard let structDecl = statement.item.as(StructDeclSyntax.self),
-          structDecl.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "Rule" }) == true
+          structDecl.inheritanceClause?.inheritedTypes.contains(where: {
+            ["Rule", "SuppressionRule"].contains($0.type.trimmedDescription)
+          }) == true
         else { continue }
         declared.insert(structDecl.name.text)
       }
@@ -132,7 +134,7 @@ import Testing
     #expect(Set(ids).count == ids.count)
     for rule in allRules {
       let metadata = rule.metadata
-      #expect(metadata.id.wholeMatch(of: /(swift|objc|binary)\.[a-z0-9_]+/) != nil, "\(metadata.id)")
+      #expect(metadata.id.wholeMatch(of: /(swift|objc|binary|keyward)\.[a-z0-9_]+/) != nil, "\(metadata.id)")
       #expect(metadata.tags.contains { $0.hasPrefix("CWE:") }, "\(metadata.id) has no CWE")
       #expect(metadata.description.count <= 1024)
       #expect(!metadata.references.isEmpty)

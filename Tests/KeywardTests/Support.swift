@@ -29,8 +29,13 @@ enum Scan {
   static func findings(_ code: String, rule: any Rule.Type, options: [String: OptionValue] = [:]) -> [Finding] {
     let configured = ConfiguredRule(
       rule: rule, options: RuleOptions(specs: rule.options, overrides: options), severity: rule.metadata.severity)
+    // Rules about suppressions judge directives for the other rules, so those run too.
+    let others =
+      rule.metadata.id.hasPrefix("keyward.")
+      ? Configuration().configuredRules(from: .standard).filter { $0.metadata.id != rule.metadata.id } : []
     let path = "Example." + rule.language.exampleExtension
-    return FileScanner(rules: [configured]).scan(bytes: Array(code.utf8), path: path).findings
+    let scanner = FileScanner(rules: [configured] + others, knownRuleIDs: Set(RuleCatalog.standard.ids))
+    return scanner.scan(bytes: Array(code.utf8), path: path).findings.filter { $0.ruleId == rule.metadata.id }
   }
 
   /// `code` inside a string literal of the rule's language.

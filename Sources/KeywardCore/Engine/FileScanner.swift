@@ -18,15 +18,21 @@ public struct FileScanner: Sendable {
   public let rules: [ConfiguredRule]
   public let wrappers: [WrapperMapping]
   public let maximumFileSize: Int
+  /// Every rule id Keyward knows, for telling unknown ids in suppressions from disabled ones.
+  public let knownRuleIDs: Set<String>
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
-    maximumFileSize: Int = FileScanner.defaultMaximumFileSize
+    maximumFileSize: Int = FileScanner.defaultMaximumFileSize, knownRuleIDs: Set<String>? = nil
   ) {
     self.rules = rules
     self.wrappers = wrappers
     self.maximumFileSize = maximumFileSize
+    self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
   }
+
+  /// Rules about suppression comments themselves; the engine runs them, not a checker.
+  static func isSuppressionRule(_ id: String) -> Bool { id.hasPrefix("keyward.") }
 
   public func scan(_ file: DiscoveredFile) -> FileOutcome {
     let path = file.relativePath
@@ -64,20 +70,26 @@ public struct FileScanner: Sendable {
       ])
     }
     let language = SourceLanguage(pathExtension: (path as NSString).pathExtension) ?? .swift
-    let applicable = rules.filter { $0.rule.language == language && $0.prefilter.matches(bytes) }
-    guard !applicable.isEmpty else { return FileOutcome() }
+    let applicable = rules.filter {
+      $0.rule.language == language && !Self.isSuppressionRule($0.metadata.id) && $0.prefilter.matches(bytes)
+    }
+    let hasDirectives = Prefilter(tokens: [SuppressionDirective.marker]).matches(bytes)
+    guard !applicable.isEmpty || hasDirectives else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
     let text = SourceText(bytes: bytes)
     let makeContext: (RuleOptions) -> RuleContext
+    var directives: [SuppressionDirective] = []
     if language == .swift {
       let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
-      if tree.hasError {
+      if tree.hasError && !applicable.isEmpty {
         outcome.issues.append(parseIssue(tree, text: text, path: path))
       }
+      if hasDirectives { directives = SuppressionDirective.directives(in: tree, text: text) }
       let model = SemanticModel(tree: tree, wrappers: wrappers)
       makeContext = { RuleContext(model: model, options: $0) }
     } else {
+      if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
       makeContext = { RuleContext(objc: model, options: $0) }
     }
@@ -87,6 +99,24 @@ public struct FileScanner: Sendable {
       configured.rule.check(context)
       for report in context.reports {
         fileFindings.append(finding(report, rule: configured, text: text, path: path))
+      }
+    }
+    if !directives.isEmpty {
+      let enabled = Set(rules.map(\.metadata.id))
+      // Suppressions of rules this scan does not run are neither used nor unused.
+      let relevant = directives.filter { directive in
+        directive.kind == .enable || directive.ruleIDs.isEmpty
+          || directive.ruleIDs.contains { $0 == "all" || enabled.contains($0) || !knownRuleIDs.contains($0) }
+      }
+      let requireReason =
+        rules.first { $0.metadata.id == SuppressionApplier.missingReasonID }?.options.bool("requireReason") ?? false
+      let applier = SuppressionApplier(
+        directives: relevant, knownRuleIDs: knownRuleIDs, requireReason: requireReason, text: text)
+      let (marked, directiveReports) = applier.apply(to: fileFindings)
+      fileFindings = marked
+      for (ruleID, report) in directiveReports {
+        guard let meta = rules.first(where: { $0.metadata.id == ruleID }) else { continue }
+        fileFindings.append(finding(report, rule: meta, text: text, path: path))
       }
     }
     outcome.findings = Self.assigningFingerprints(fileFindings.sorted(by: Finding.reportOrder), text: text)

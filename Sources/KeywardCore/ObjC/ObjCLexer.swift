@@ -1,7 +1,7 @@
 /// A token of Objective-C (or C, C++) source. Comments are dropped; string and character
 /// literals are single tokens, so nothing inside them is ever read as code.
 public struct ObjCToken: Sendable, Hashable {
-  public enum Kind: Sendable, Hashable { case identifier, number, string, character, punctuation, directive }
+  public enum Kind: Sendable, Hashable { case identifier, number, string, character, punctuation, directive, comment }
 
   public var kind: Kind
   /// Byte offsets in the file.
@@ -28,8 +28,13 @@ public struct ObjCLexer {
 
   public func tokens() -> [ObjCToken] { tokens(in: 0..<bytes.count, directives: true) }
 
+  /// The comments of the file, for suppression directives.
+  public func comments() -> [ObjCToken] {
+    tokens(in: 0..<bytes.count, directives: true, keepComments: true).filter { $0.kind == .comment }
+  }
+
   /// Tokens of a byte range (a `#define` body), with offsets in the whole file.
-  public func tokens(in range: Range<Int>, directives: Bool) -> [ObjCToken] {
+  public func tokens(in range: Range<Int>, directives: Bool, keepComments: Bool = false) -> [ObjCToken] {
     var result: [ObjCToken] = []
     var index = range.lowerBound
     let end = range.upperBound
@@ -52,11 +57,15 @@ public struct ObjCLexer {
         continue
       }
       if byte == UInt8(ascii: "/"), index + 1 < end, bytes[index + 1] == UInt8(ascii: "/") {
-        index = endOfLine(from: index, limit: end)
+        let stop = endOfLine(from: index, limit: end)
+        if keepComments { result.append(token(.comment, index, stop)) }
+        index = stop
         continue
       }
       if byte == UInt8(ascii: "/"), index + 1 < end, bytes[index + 1] == UInt8(ascii: "*") {
-        index = endOfBlockComment(from: index + 2, limit: end)
+        let stop = endOfBlockComment(from: index + 2, limit: end)
+        if keepComments { result.append(token(.comment, index, stop)) }
+        index = stop
         continue
       }
       let wasLineStart = atLineStart

@@ -7,13 +7,14 @@ public struct RuleExample: Sendable, Hashable, ExpressibleByStringLiteral {
 
   public var code: String
   public var options: [String: OptionValue]
-  /// Set where wrapping the example in a comment or string would not be valid Swift.
-  public var skipWrapping: Bool
+  /// Set for examples that are comments themselves (suppression directives), which stay what
+  /// they are when wrapped in another comment.
+  public var skipCommentWrapping: Bool
 
-  public init(_ code: String, options: [String: OptionValue] = [:], skipWrapping: Bool = false) {
+  public init(_ code: String, options: [String: OptionValue] = [:], skipCommentWrapping: Bool = false) {
     self.code = code
     self.options = options
-    self.skipWrapping = skipWrapping
+    self.skipCommentWrapping = skipCommentWrapping
   }
 
   public init(stringLiteral value: String) { self.init(value) }
