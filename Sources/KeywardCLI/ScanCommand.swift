@@ -23,14 +23,12 @@ enum FailThreshold: ExpressibleByArgument, Equatable {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
-extension Profile: ExpressibleByArgument {}
 
 struct ScanCommand: KeywardCommand {
   static let configuration = CommandConfiguration(
-    commandName: "scan", abstract: "Scan Swift sources for keychain and biometric-authentication weaknesses.")
+    commandName: "scan", abstract: "Scan sources for keychain and biometric-authentication weaknesses.")
 
-  @Argument(help: "Folders or .swift files to scan.")
-  var paths: [String] = []
+  @OptionGroup var scanOptions: ScanOptions
 
   @Option(help: "Report format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
   var format: ReportFormat = .text
@@ -38,36 +36,20 @@ struct ScanCommand: KeywardCommand {
   @Option(help: "Write the report to this file instead of standard output.")
   var output: String?
 
-  @Option(help: "Configuration file (default: .keyward.yml in the scanned folder or a parent).")
-  var config: String?
-
-  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
-  var profile: Profile?
-
   @Option(
     name: .customLong("fail-on"),
     help: "Exit 1 when a finding is at least this severe: critical, high, medium, low, info, or none.")
   var failOn: FailThreshold = .severity(.low)
 
-  @Option(name: .customLong("exclude"), help: "Skip paths matching this glob (repeatable), e.g. 'Generated/**'.")
-  var excludes: [String] = []
-
-  @Option(help: "Files scanned at once (default: one per processor).")
-  var jobs: Int = 0
-
-  func validate() throws {
-    guard !paths.isEmpty else { throw ValidationError("give at least one folder or .swift file to scan") }
-    guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
-  }
+  @Option(help: "Report only findings that are not in this baseline (see `keyward baseline create`).")
+  var baseline: String?
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    var configuration = try Self.loadConfiguration(explicit: config, scanning: paths[0])
-    if let profile { configuration.profile = profile }
-    for warning in configuration.warnings { io.warn("warning: \(warning)") }
-    let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
-    let result = try scanner.scan(ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs))
-    let useColor =
-      format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    // Read the baseline first: a bad one is an error before any work is done.
+    let accepted = try baseline.map { try Baseline.load(path: $0) }
+    var (result, _) = try scanOptions.scan(&io)
+    if let accepted { result.findings = accepted.apply(to: result.findings) }
+    let useColor = format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     let report = try format.reporter(useColor: useColor).render(result)
     if let output {
       do {
@@ -75,8 +57,7 @@ struct ScanCommand: KeywardCommand {
       } catch {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
-      io.warn(
-        "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
+      io.warn("\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
       io.standardOutput += report
     }
@@ -98,5 +79,33 @@ struct ScanCommand: KeywardCommand {
     let folder = isFolder.boolValue ? start : (start as NSString).deletingLastPathComponent
     guard let found = ConfigLoader.discover(from: folder) else { return Configuration() }
     return try loader.load(path: found)
+  }
+}
+
+struct BaselineCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "baseline", abstract: "Record today's findings so that scans report only new ones.",
+    subcommands: [CreateBaseline.self])
+}
+
+struct CreateBaseline: KeywardCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "create", abstract: "Scan PATH... and write its findings to FILE as a baseline.")
+
+  @Argument(help: "The baseline file to write (JSON).")
+  var file: String
+
+  @OptionGroup var scanOptions: ScanOptions
+
+  func execute(_ io: inout CommandOutput) throws -> Int32 {
+    let (result, _) = try scanOptions.scan(&io)
+    let baseline = Baseline(findings: result.findings)
+    do {
+      try baseline.write(to: file)
+    } catch {
+      throw UsageError("cannot write the baseline to \(file): \(error.localizedDescription)")
+    }
+    io.print("Baseline of \(baseline.findings.count) finding(s) written to \(file).")
+    return ExitStatus.clean
   }
 }

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import KeywardCore
+import KeywardRules
+
+/// The options every command that scans takes.
+struct ScanOptions: ParsableArguments {
+  @Argument(help: "Folders or source files to scan (.swift, .m, .mm, .h).")
+  var paths: [String] = []
+
+  @Option(help: "Configuration file (default: .keyward.yml in the scanned folder or a parent).")
+  var config: String?
+
+  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
+  var profile: Profile?
+
+  @Option(name: .customLong("exclude"), help: "Skip paths matching this glob (repeatable), e.g. 'Generated/**'.")
+  var excludes: [String] = []
+
+  @Option(help: "Files scanned at once (default: one per processor).")
+  var jobs: Int = 0
+
+  func validate() throws {
+    guard !paths.isEmpty else { throw ValidationError("give at least one folder or source file to scan") }
+    guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
+  }
+
+  /// Loads the configuration, applies the options over it, and scans.
+  func scan(_ io: inout CommandOutput) throws -> (ScanResult, Configuration) {
+    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: paths[0])
+    if let profile { configuration.profile = profile }
+    for warning in configuration.warnings { io.warn("warning: \(warning)") }
+    let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
+    let request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
+    return (try scanner.scan(request), configuration)
+  }
+}
+
+extension Profile: ExpressibleByArgument {}
