@@ -49,7 +49,8 @@ struct ScanCommand: KeywardCommand {
     let accepted = try baseline.map { try Baseline.load(path: $0) }
     var (result, _) = try scanOptions.scan(&io)
     if let accepted { result.findings = accepted.apply(to: result.findings) }
-    let useColor = format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    let useColor =
+      format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     let report = try format.reporter(useColor: useColor).render(result)
     if let output {
       do {
@@ -57,7 +58,8 @@ struct ScanCommand: KeywardCommand {
       } catch {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
-      io.warn("\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
+      io.warn(
+        "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
       io.standardOutput += report
     }

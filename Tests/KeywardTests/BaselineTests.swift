@@ -29,7 +29,8 @@ import Testing
 
     #expect(KeywardCLI.run(["scan", root.path, "--baseline", baseline.path]).status == 0)
     // Lines above the findings, and a new finding: only the new one is reported.
-    try ("// a comment\n\nimport Security\n" + Self.weak + Self.other + Self.weak).write(to: file, atomically: true, encoding: .utf8)
+    try ("// a comment\n\nimport Security\n" + Self.weak + Self.other + Self.weak).write(
+      to: file, atomically: true, encoding: .utf8)
     #expect(try activeRules(root, baseline: baseline) == ["swift.weak_keychain_accessibility"])
     let text = KeywardCLI.run(["scan", root.path, "--baseline", baseline.path])
     #expect(text.status == 1)

@@ -24,7 +24,9 @@ public struct Baseline: Codable, Sendable, Equatable {
     version = Self.formatVersion
     tool = "keyward \(KeywardVersion.current)"
     self.findings = findings.filter { $0.suppression == nil }.map {
-      Entry(ruleId: $0.ruleId, path: $0.location.path, fingerprint: $0.fingerprint, line: $0.location.start.line, message: $0.message)
+      Entry(
+        ruleId: $0.ruleId, path: $0.location.path, fingerprint: $0.fingerprint, line: $0.location.start.line,
+        message: $0.message)
     }.sorted { ($0.path, $0.line, $0.ruleId, $0.fingerprint) < ($1.path, $1.line, $1.ruleId, $1.fingerprint) }
   }
 

@@ -1,6 +1,12 @@
 import Foundation
 
 public struct DiscoveredFile: Sendable, Hashable {
+  public init(absolutePath: String, relativePath: String, size: Int) {
+    self.absolutePath = absolutePath
+    self.relativePath = relativePath
+    self.size = size
+  }
+
   public var absolutePath: String
   /// Relative to the scan root, with `/` separators.
   public var relativePath: String

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import KeywardCore
+import KeywardRules
+
+struct FixCommand: KeywardCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fix",
+    abstract: "Apply the safe fixes of the findings (e.g. .biometryAny → .biometryCurrentSet).",
+    discussion: """
+      Only fixes marked safe are applied, never to suppressed findings, never to files with syntax \
+      errors; a result that would not parse is refused; files are replaced atomically with their \
+      permissions kept. Running it twice changes nothing the second time.
+      """)
+
+  @OptionGroup var scanOptions: ScanOptions
+
+  @Flag(help: "Print the changes as a unified diff instead of writing them.")
+  var dryRun = false
+
+  func execute(_ io: inout CommandOutput) throws -> Int32 {
+    var configuration = try ScanCommand.loadConfiguration(explicit: scanOptions.config, scanning: scanOptions.paths[0])
+    if let profile = scanOptions.profile { configuration.profile = profile }
+    for warning in configuration.warnings { io.warn("warning: \(warning)") }
+    let absolute = scanOptions.paths.map(FileDiscovery.absolute)
+    for (given, path) in zip(scanOptions.paths, absolute) where !FileManager.default.fileExists(atPath: path) {
+      throw UsageError("path does not exist or cannot be read: \(given)")
+    }
+    let discovery = FileDiscovery(
+      root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
+    let (files, _) = discovery.discover(absolute)
+    let scanner = FileScanner(
+      rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
+      knownRuleIDs: Set(RuleCatalog.standard.ids))
+    let applier = FixApplier(scanner: scanner)
+    var fixedFiles = 0
+    var fixedCount = 0
+    for file in files {
+      let result = applier.fix(file, dryRun: dryRun)
+      switch result.status {
+      case .fixed(let count):
+        fixedFiles += 1
+        fixedCount += count
+        if dryRun { io.standardOutput += result.diff }
+      case .skipped(let reason):
+        io.warn("\(result.path): \(reason)")
+      case .nothingToFix:
+        break
+      }
+    }
+    let verb = dryRun ? "Would fix" : "Fixed"
+    io.warn("\(verb) \(fixedCount) finding(s) in \(fixedFiles) file(s).")
+    return ExitStatus.clean
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SwiftParser
+
+/// What fixing one file did.
+public struct FileFix: Sendable {
+  public enum Status: Sendable, Equatable {
+    case fixed(count: Int)
+    case nothingToFix
+    case skipped(reason: String)
+  }
+
+  public var path: String
+  public var status: Status
+  /// The unified diff of the change (also for dry runs).
+  public var diff: String
+}
+
+/// Applies the safe fixes of a file's findings. A file is never damaged: files with syntax
+/// errors are left alone, a result that does not parse is refused, a file changed since it was
+/// read is left alone, and the new contents replace the old in one rename of a temporary file
+/// that has the original's permissions.
+public struct FixApplier: Sendable {
+  public let scanner: FileScanner
+
+  public init(scanner: FileScanner) { self.scanner = scanner }
+
+  public func fix(_ file: DiscoveredFile, dryRun: Bool) -> FileFix {
+    let path = file.relativePath
+    let url = URL(fileURLWithPath: file.absolutePath)
+    guard let original = try? [UInt8](Data(contentsOf: url)) else {
+      return FileFix(path: path, status: .skipped(reason: "cannot be read"), diff: "")
+    }
+    let outcome = scanner.scan(bytes: original, path: path)
+    if let problem = outcome.issues.first {
+      return FileFix(path: path, status: .skipped(reason: "not fixed: \(problem.message)"), diff: "")
+    }
+    let fixes = outcome.findings.filter { $0.suppression == nil }.compactMap(\.fix).filter(\.safe)
+    let edits = Self.nonOverlapping(fixes.flatMap(\.edits))
+    guard !edits.isEmpty else { return FileFix(path: path, status: .nothingToFix, diff: "") }
+    let fixed = Self.apply(edits, to: original)
+    if SourceLanguage(pathExtension: url.pathExtension) == .swift {
+      let tree = fixed.withUnsafeBufferPointer { Parser.parse(source: $0) }
+      if tree.hasError {
+        return FileFix(path: path, status: .skipped(reason: "refused: the fixed file would not parse"), diff: "")
+      }
+    }
+    let diff = UnifiedDiff.make(path: path, old: original, new: fixed)
+    if dryRun { return FileFix(path: path, status: .fixed(count: edits.count), diff: diff) }
+    do {
+      try Self.replace(url, expecting: original, with: fixed)
+    } catch let error as FixError {
+      return FileFix(path: path, status: .skipped(reason: error.reason), diff: "")
+    } catch {
+      return FileFix(path: path, status: .skipped(reason: "not written: \(error.localizedDescription)"), diff: "")
+    }
+    return FileFix(path: path, status: .fixed(count: edits.count), diff: diff)
+  }
+
+  struct FixError: Error { var reason: String }
+
+  /// Writes `contents` to a temporary file beside `url` with its permissions, then renames it
+  /// over `url` if the file still holds `expected`.
+  public static func replace(_ url: URL, expecting expected: [UInt8], with contents: [UInt8]) throws {
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).keyward-\(UUID().uuidString)")
+    try Data(contents).write(to: temporary)
+    defer { try? FileManager.default.removeItem(at: temporary) }
+    if let permissions = attributes[.posixPermissions] {
+      try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
+    }
+    guard let current = try? [UInt8](Data(contentsOf: url)), current == expected else {
+      throw FixError(reason: "left alone: the file changed while it was being fixed")
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+      throw FixError(reason: "not written: \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// Edits sorted by position, dropping any that overlaps an earlier one (and duplicates).
+  static func nonOverlapping(_ edits: [TextEdit]) -> [TextEdit] {
+    var result: [TextEdit] = []
+    for edit in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+      if let last = result.last, edit.start < last.end || edit == last { continue }
+      result.append(edit)
+    }
+    return result
+  }
+
+  static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+    var result = bytes
+    for edit in edits.reversed() {
+      result.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
+    }
+    return result
+  }
+}
+
+/// A unified diff of two versions of a file, three lines of context.
+public enum UnifiedDiff {
+  public static func make(path: String, old: [UInt8], new: [UInt8]) -> String {
+    let before = lines(old)
+    let after = lines(new)
+    guard before != after else { return "" }
+    var out = "--- a/\(path)\n+++ b/\(path)\n"
+    guard before.count == after.count else {
+      out += "@@ -1,\(before.count) +1,\(after.count) @@\n"
+      out += before.map { "-" + $0 + "\n" }.joined() + after.map { "+" + $0 + "\n" }.joined()
+      return out
+    }
+    let changed = before.indices.filter { before[$0] != after[$0] }
+    var hunks: [ClosedRange<Int>] = []
+    for line in changed {
+      let range = max(0, line - 3)...min(before.count - 1, line + 3)
+      if let last = hunks.last, range.lowerBound <= last.upperBound + 1 {
+        hunks[hunks.count - 1] = last.lowerBound...range.upperBound
+      } else {
+        hunks.append(range)
+      }
+    }
+    for hunk in hunks {
+      out += "@@ -\(hunk.lowerBound + 1),\(hunk.count) +\(hunk.lowerBound + 1),\(hunk.count) @@\n"
+      for line in hunk {
+        if before[line] == after[line] {
+          out += " " + before[line] + "\n"
+        } else {
+          out += "-" + before[line] + "\n" + "+" + after[line] + "\n"
+        }
+      }
+    }
+    return out
+  }
+
+  static func lines(_ bytes: [UInt8]) -> [String] {
+    let text = SourceText(bytes: bytes)
+    return text.lineStarts.indices.map(text.lineText)
+  }
+}

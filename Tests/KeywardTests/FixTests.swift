@@ -1,0 +1,94 @@
+import Foundation
+import KeywardCLI
+import KeywardCore
+import KeywardRules
+import Testing
+
+/// A rule whose fix breaks the code, to show that broken results are refused.
+struct BreakingFixRule: Rule {
+  static let metadata = WeakBiometricACL.metadata
+  static let examples = RuleExamples(flagged: [], clean: [])
+  static func prefilterTokens(options: RuleOptions) -> [String] { ["let"] }
+  static func check(_ context: RuleContext) {
+    guard let token = context.tree.firstToken(viewMode: .sourceAccurate) else { return }
+    context.report(
+      token, message: "test",
+      fix: Fix(description: "break it", safe: true, edits: [context.replacement(of: token, with: "let (")]))
+  }
+}
+
+/// `keyward fix`: it changes what it should, and can never damage a file.
+@Suite struct FixTests {
+  static let weak = "let a = SecAccessControlCreateWithFlags(nil, p, .biometryAny, nil)"
+
+  func write(_ text: String, _ name: String = "A.swift", in root: URL) throws -> URL {
+    let url = root.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  @Test func dryRunShowsADiffAndChangesNothing() throws {
+    let root = Paths.temporaryFolder()
+    let file = try write(Self.weak + "\n", in: root)
+    let (status, output) = KeywardCLI.run(["fix", root.path, "--dry-run"])
+    #expect(status == 0)
+    #expect(output.standardOutput.contains("-" + Self.weak))
+    #expect(
+      output.standardOutput.contains("+let a = SecAccessControlCreateWithFlags(nil, p, .biometryCurrentSet, nil)"))
+    #expect(try String(contentsOf: file, encoding: .utf8) == Self.weak + "\n")
+  }
+
+  @Test func fixingIsIdempotentAndKeepsPermissionsAndLineEndings() throws {
+    let root = Paths.temporaryFolder()
+    let file = try write(
+      "// header\r\n" + Self.weak + "\r\nlet q = [kSecAttrAccessible: kSecAttrAccessibleAlways]\r\n", in: root)
+    try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: file.path)
+    #expect(KeywardCLI.run(["fix", root.path]).status == 0)
+    let fixed = try String(contentsOf: file, encoding: .utf8)
+    #expect(
+      fixed
+        == "// header\r\nlet a = SecAccessControlCreateWithFlags(nil, p, .biometryCurrentSet, nil)\r\nlet q = [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock]\r\n"
+    )
+    let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+    #expect(permissions == 0o750)
+    let again = KeywardCLI.run(["fix", root.path])
+    #expect(again.output.standardError.contains("Fixed 0 finding(s) in 0 file(s)."))
+    #expect(try String(contentsOf: file, encoding: .utf8) == fixed)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.contains("keyward-") }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test func unsafeSuppressedAndBrokenFilesAreLeftAlone() throws {
+    let root = Paths.temporaryFolder()
+    let unsafe = "let b = SecAccessControlCreateWithFlags(nil, p, .userPresence, nil)\n"
+    let suppressed = Self.weak + " // keyward:ignore swift.weak_biometric_acl -- accepted\n"
+    let files = [
+      try write(unsafe, "Unsafe.swift", in: root), try write(suppressed, "Suppressed.swift", in: root),
+      try write("func broken( {\n" + Self.weak + "\n", "Broken.swift", in: root),
+    ]
+    let before = try files.map { try String(contentsOf: $0, encoding: .utf8) }
+    let (status, output) = KeywardCLI.run(["fix", root.path])
+    #expect(status == 0)
+    #expect(try files.map { try String(contentsOf: $0, encoding: .utf8) } == before)
+    #expect(output.standardError.contains("Broken.swift: not fixed: syntax error"))
+  }
+
+  @Test func aResultThatWouldNotParseIsRefused() throws {
+    let root = Paths.temporaryFolder()
+    let file = try write("let x = 1\n", in: root)
+    let rule = ConfiguredRule(rule: BreakingFixRule.self, options: RuleOptions(specs: []), severity: .high)
+    let discovered = DiscoveredFile(absolutePath: file.path, relativePath: "A.swift", size: 10)
+    let result = FixApplier(scanner: FileScanner(rules: [rule])).fix(discovered, dryRun: false)
+    #expect(result.status == .skipped(reason: "refused: the fixed file would not parse"))
+    #expect(try String(contentsOf: file, encoding: .utf8) == "let x = 1\n")
+  }
+
+  @Test func aFileChangedDuringTheFixIsLeftAlone() throws {
+    let root = Paths.temporaryFolder()
+    let file = try write("changed by someone else\n", in: root)
+    #expect(throws: (any Error).self) {
+      try FixApplier.replace(file, expecting: Array("what was read\n".utf8), with: Array("fixed\n".utf8))
+    }
+    #expect(try String(contentsOf: file, encoding: .utf8) == "changed by someone else\n")
+  }
+}
