@@ -6,13 +6,18 @@ public protocol Reporter {
 }
 
 public enum ReportFormat: String, CaseIterable, Sendable {
-  case text, json, sarif
+  case text, json, sarif, xcode, github, markdown, html, csv
 
   public func reporter(useColor: Bool = false) -> any Reporter {
     switch self {
     case .text: TextReporter(useColor: useColor)
     case .json: JSONReporter()
     case .sarif: SARIFReporter()
+    case .xcode: XcodeReporter()
+    case .github: GitHubReporter()
+    case .markdown: MarkdownReporter()
+    case .html: HTMLReporter()
+    case .csv: CSVReporter()
     }
   }
 }

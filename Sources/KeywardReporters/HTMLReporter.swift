@@ -1,0 +1,100 @@
+import Foundation
+import KeywardCore
+
+/// One self-contained page for an auditor: the summary by severity and by rule, then every
+/// finding with its code (the expression highlighted), the rule's explanation and the fix.
+public struct HTMLReporter: Reporter {
+  public init() {}
+
+  public func render(_ result: ScanResult) throws -> String {
+    let active = result.activeFindings
+    var body = "<header><h1>Keyward report</h1><p>\(result.filesScanned) files scanned, \(active.count) findings"
+    let suppressed = result.findings.count - active.count
+    if suppressed > 0 { body += ", \(suppressed) suppressed" }
+    if !result.errors.isEmpty { body += ", \(result.errors.count) files not scanned completely" }
+    body += ".</p><div class=\"badges\">"
+    for severity in Severity.allCases.reversed() {
+      let count = active.filter { $0.severity == severity }.count
+      body += "<span class=\"badge \(severity.rawValue)\">\(count) \(severity.rawValue)</span>"
+    }
+    body += "</div></header>\n"
+    let byRule = Dictionary(grouping: active, by: \.ruleId)
+    let rules = result.rules.map(\.metadata).filter { byRule[$0.id] != nil }
+    if !rules.isEmpty {
+      body += "<section><h2>By rule</h2><table><tr><th>Rule</th><th>Severity</th><th>Findings</th></tr>"
+      for metadata in rules {
+        body +=
+          "<tr><td><a href=\"#\(Self.escape(metadata.id))\">\(Self.escape(metadata.title))</a><br><code>\(Self.escape(metadata.id))</code></td>"
+        body +=
+          "<td><span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></td><td>\(byRule[metadata.id]!.count)</td></tr>"
+      }
+      body += "</table></section>\n"
+    }
+    for metadata in rules {
+      body += "<section class=\"rule\" id=\"\(Self.escape(metadata.id))\"><h2>\(Self.escape(metadata.title)) "
+      body += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
+      body +=
+        "<p class=\"meta\"><code>\(Self.escape(metadata.id))</code> · \(Self.escape(metadata.tags.joined(separator: ", ")))</p>"
+      body += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.escape(metadata.description))</p>"
+      body +=
+        "<p>\(Self.escape(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.escape(metadata.remediation))</p>"
+      body += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"
+      for finding in byRule[metadata.id]! { body += Self.finding(finding) }
+      body += "</section>\n"
+    }
+    if !result.errors.isEmpty {
+      body += "<section><h2>Files not scanned completely</h2><ul>"
+      for issue in result.errors {
+        body +=
+          "<li><code>\(Self.escape(issue.path))\(issue.line.map { ":\($0)" } ?? "")</code> \(Self.escape(issue.message))</li>"
+      }
+      body += "</ul></section>\n"
+    }
+    if active.isEmpty { body += "<p class=\"clean\">No findings.</p>" }
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Keyward report</title>"
+      + "<style>\(Self.style)</style></head><body>\n\(body)<footer>keyward \(KeywardVersion.current)</footer></body></html>\n"
+  }
+
+  static func finding(_ finding: Finding) -> String {
+    let location = finding.location
+    var out =
+      "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.path)):\(location.start.line):\(location.start.column)</code>"
+    out += " · confidence \(finding.confidence.rawValue)</p><p>\(escape(finding.message))</p>"
+    out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
+    for related in finding.related {
+      out +=
+        "<p class=\"note\">Note: \(escape(related.message)) (<code>\(escape(related.location.path)):\(related.location.start.line)</code>)</p>"
+    }
+    if let fix = finding.fix {
+      out += "<p class=\"fix\">\(fix.safe ? "Fix" : "Suggested fix (review first)"): \(escape(fix.description))</p>"
+    }
+    return out + "</article>"
+  }
+
+  /// The snippet with the finding's bytes wrapped in `<mark>`.
+  static func highlighted(_ finding: Finding) -> String {
+    let line = Array(finding.snippet.utf8)
+    let start = min(max(finding.location.start.column - 1, 0), line.count)
+    let sameLine = finding.location.end.line == finding.location.start.line
+    let end = sameLine ? min(max(finding.location.end.column - 1, start), line.count) : line.count
+    let text = { (range: Range<Int>) in escape(String(decoding: line[range], as: UTF8.self)) }
+    return text(0..<start) + "<mark>" + text(start..<end) + "</mark>" + text(end..<line.count)
+  }
+
+  static func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+
+  static let style = """
+    body{font:15px/1.5 -apple-system,system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1.5rem;color:#1d1d1f}
+    h1{margin:0}h2{font-size:1.2rem;margin-top:2rem}code,pre{font-family:ui-monospace,Menlo,monospace;font-size:13px}
+    table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}
+    .badge{border-radius:.6rem;color:#fff;font-size:12px;padding:.1rem .5rem;margin-right:.3rem;background:#888}
+    .critical{background:#7a0010}.high{background:#c62828}.medium{background:#e67e00}.low{background:#b59b00}.info{background:#1565c0}
+    .finding{border-left:4px solid #c62828;background:#fafafa;margin:1rem 0;padding:.5rem 1rem}
+    .code{background:#f0f0f0;padding:.5rem;overflow-x:auto}.line{color:#888;margin-right:1rem}
+    mark{background:#ffd54f}.where,.meta{color:#555;margin:.2rem 0}.fix{color:#2e7d32}.note{color:#555}
+    details{margin:.5rem 0}footer{color:#888;margin-top:2rem}.clean{color:#2e7d32;font-size:1.2rem}
+    """
+}

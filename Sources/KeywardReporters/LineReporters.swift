@@ -1,0 +1,90 @@
+import Foundation
+import KeywardCore
+
+/// `path:line:column: error|warning|note: message [rule]` with absolute paths, as compilers
+/// print, so an Xcode Run Script build phase shows findings inline.
+public struct XcodeReporter: Reporter {
+  public init() {}
+
+  public func render(_ result: ScanResult) throws -> String {
+    var out = ""
+    for finding in result.activeFindings {
+      let start = finding.location.start
+      let path = result.root + "/" + finding.location.path
+      out +=
+        "\(path):\(start.line):\(start.column): \(Self.level(finding.severity)): \(finding.message) [\(finding.ruleId)]\n"
+    }
+    for issue in result.errors {
+      out +=
+        "\(result.root)/\(issue.path):\(issue.line ?? 1):\(issue.column ?? 1): warning: keyward could not scan this file completely: \(issue.message)\n"
+    }
+    return out
+  }
+
+  static func level(_ severity: Severity) -> String {
+    switch severity {
+    case .critical, .high: "error"
+    case .medium, .low: "warning"
+    case .info: "note"
+    }
+  }
+}
+
+/// GitHub Actions workflow commands (`::error file=...,line=...::message`), which show as
+/// annotations on the pull request. Paths are relative to the scan root: scan from the
+/// repository root.
+public struct GitHubReporter: Reporter {
+  public init() {}
+
+  public func render(_ result: ScanResult) throws -> String {
+    var out = ""
+    for finding in result.activeFindings {
+      let location = finding.location
+      let command = XcodeReporter.level(finding.severity) == "note" ? "notice" : XcodeReporter.level(finding.severity)
+      let properties = [
+        "file=\(Self.property(location.path))", "line=\(location.start.line)", "col=\(location.start.column)",
+        "endLine=\(location.end.line)", "endColumn=\(location.end.column)",
+        "title=\(Self.property("\(finding.ruleId) (\(finding.severity.rawValue))"))",
+      ]
+      out += "::\(command) \(properties.joined(separator: ","))::\(Self.data(finding.message))\n"
+    }
+    for issue in result.errors {
+      out +=
+        "::warning file=\(Self.property(issue.path))::\(Self.data("keyward could not scan this file completely: \(issue.message)"))\n"
+    }
+    return out
+  }
+
+  static func data(_ text: String) -> String {
+    text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+      .replacingOccurrences(of: "\n", with: "%0A")
+  }
+
+  static func property(_ text: String) -> String {
+    data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+  }
+}
+
+/// One row per finding, RFC 4180 quoting, for spreadsheets and audit trackers. Suppressed
+/// findings are included with how they were suppressed.
+public struct CSVReporter: Reporter {
+  public init() {}
+
+  public func render(_ result: ScanResult) throws -> String {
+    var rows = [["severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed"]]
+    for finding in result.findings {
+      rows.append([
+        finding.severity.rawValue, finding.confidence.rawValue, finding.ruleId, finding.location.path,
+        String(finding.location.start.line), String(finding.location.start.column), finding.message,
+        finding.fingerprint,
+        finding.suppression.map { $0.kind.rawValue } ?? "",
+      ])
+    }
+    return rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+  }
+
+  static func field(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
