@@ -8,7 +8,10 @@ public struct KeywardCLI: ParsableCommand {
     commandName: "keyward",
     abstract: "Finds misuse of the Keychain and of biometric authentication in iOS and macOS apps.",
     version: KeywardVersion.current,
-    subcommands: [ScanCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, FixCommand.self])
+    subcommands: [
+      ScanCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, FixCommand.self,
+      ConfigCommand.self,
+    ])
 
   public init() {}
 

@@ -20,6 +20,9 @@ struct ScanOptions: ParsableArguments {
   @Option(help: "Files scanned at once (default: one per processor).")
   var jobs: Int = 0
 
+  @Option(help: "Scan only files changed since this git revision (and new files), e.g. origin/main.")
+  var changedSince: String?
+
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give at least one folder or source file to scan") }
     guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
@@ -31,7 +34,12 @@ struct ScanOptions: ParsableArguments {
     if let profile { configuration.profile = profile }
     for warning in configuration.warnings { io.warn("warning: \(warning)") }
     let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
-    let request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
+    var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
+    request.includes = configuration.includes
+    if let changedSince {
+      let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
+      request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
+    }
     return (try scanner.scan(request), configuration)
   }
 }

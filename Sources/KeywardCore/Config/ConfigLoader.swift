@@ -21,7 +21,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 /// ```
 public struct ConfigLoader {
   public static let fileName = ".keyward.yml"
-  static let topLevelKeys = ["exclude", "profile", "rules", "wrapperMappings"]
+  static let topLevelKeys = ["exclude", "include", "profile", "rules", "wrapperMappings"]
   static let ruleKeys = ["enabled", "severity"]
 
   let catalog: RuleCatalog
@@ -71,6 +71,8 @@ public struct ConfigLoader {
       switch key {
       case "exclude":
         configuration.excludes = try reader.strings(value, key: key)
+      case "include":
+        configuration.includes = try reader.strings(value, key: key)
       case "profile":
         configuration.profile = try reader.choice(value, key: key, as: Profile.self)
       case "rules":

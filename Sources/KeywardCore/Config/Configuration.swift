@@ -16,6 +16,8 @@ public struct Configuration: Sendable {
   /// The file it was read from, if any.
   public var source: String?
   public var excludes: [String]
+  /// When not empty, only files matching one of these globs are scanned.
+  public var includes: [String] = []
   /// The rule profile; rules of larger profiles are off unless enabled one by one.
   public var profile: Profile
   public var rules: [String: RuleSettings]

@@ -7,6 +7,10 @@ public struct ScanRequest: Sendable {
   /// Worker threads; 0 means one per processor.
   public var jobs: Int
   public var maximumFileSize: Int
+  /// When not empty, only files matching one of these globs.
+  public var includes: [String] = []
+  /// When set, only these files (paths relative to the scan root), as for `--changed-since`.
+  public var onlyPaths: Set<String>?
 
   public init(
     paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize
@@ -39,7 +43,12 @@ public struct Scanner: Sendable {
     }
     let root = FileDiscovery.scanRoot(for: absolutePaths)
     let discovery = FileDiscovery(root: root, excludes: request.excludes)
-    let (files, discoveryIssues) = discovery.discover(absolutePaths)
+    let (discovered, discoveryIssues) = discovery.discover(absolutePaths)
+    let includes = request.includes.map(GlobPattern.init)
+    let files = discovered.filter { file in
+      (includes.isEmpty || includes.contains { $0.matches(file.relativePath) })
+        && (request.onlyPaths?.contains(file.relativePath) ?? true)
+    }
     let scanner = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let outcomes = ParallelWork.map(count: files.count, jobs: request.jobs) { position in
