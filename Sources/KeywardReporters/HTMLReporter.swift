@@ -35,9 +35,9 @@ public struct HTMLReporter: Reporter {
       body += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
       body +=
         "<p class=\"meta\"><code>\(Self.escape(metadata.id))</code> · \(Self.escape(metadata.tags.joined(separator: ", ")))</p>"
-      body += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.escape(metadata.description))</p>"
+      body += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
       body +=
-        "<p>\(Self.escape(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.escape(metadata.remediation))</p>"
+        "<p>\(Self.prose(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.prose(metadata.remediation))</p>"
       body += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"
       for finding in byRule[metadata.id]! { body += Self.finding(finding) }
       body += "</section>\n"
@@ -59,14 +59,14 @@ public struct HTMLReporter: Reporter {
     let location = finding.location
     var out =
       "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.path)):\(location.start.line):\(location.start.column)</code>"
-    out += " · confidence \(finding.confidence.rawValue)</p><p>\(escape(finding.message))</p>"
+    out += " · confidence \(finding.confidence.rawValue)</p><p>\(prose(finding.message))</p>"
     out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
     for related in finding.related {
       out +=
         "<p class=\"note\">Note: \(escape(related.message)) (<code>\(escape(related.location.path)):\(related.location.start.line)</code>)</p>"
     }
     if let fix = finding.fix {
-      out += "<p class=\"fix\">\(fix.safe ? "Fix" : "Suggested fix (review first)"): \(escape(fix.description))</p>"
+      out += "<p class=\"fix\">\(fix.safe ? "Fix" : "Suggested fix (review first)"): \(prose(fix.description))</p>"
     }
     return out + "</article>"
   }
@@ -79,6 +79,13 @@ public struct HTMLReporter: Reporter {
     let end = sameLine ? min(max(finding.location.end.column - 1, start), line.count) : line.count
     let text = { (range: Range<Int>) in escape(String(decoding: line[range], as: UTF8.self)) }
     return text(0..<start) + "<mark>" + text(start..<end) + "</mark>" + text(end..<line.count)
+  }
+
+  /// Escaped text with `backtick spans` set as code.
+  static func prose(_ text: String) -> String {
+    let parts = escape(text).split(separator: "`", omittingEmptySubsequences: false)
+    guard parts.count % 2 == 1 else { return escape(text) }
+    return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : String($0.element) }.joined()
   }
 
   static func escape(_ text: String) -> String {

@@ -52,5 +52,6 @@ import Testing
     #expect(text.contains("id=\"swift.weak_biometric_acl\""))
     #expect(HTMLReporter.escape("<a href=\"x\">&</a>") == "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;")
     #expect(text.contains("Files not scanned completely"))
+    #expect(HTMLReporter.prose("use `.biometryCurrentSet` <now>") == "use <code>.biometryCurrentSet</code> &lt;now&gt;")
   }
 }
