@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .executable(name: "keyward", targets: ["keyward"]),
     .library(name: "KeywardCore", targets: ["KeywardCore"]),
+    .plugin(name: "KeywardCommandPlugin", targets: ["KeywardCommandPlugin"]),
+    .plugin(name: "KeywardBuildToolPlugin", targets: ["KeywardBuildToolPlugin"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
@@ -33,6 +35,13 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "keyward", dependencies: ["KeywardCLI"]),
+    .plugin(
+      name: "KeywardCommandPlugin",
+      capability: .command(
+        intent: .custom(verb: "keyward", description: "Scan the package with Keyward (--fix applies safe fixes)"),
+        permissions: [.writeToPackageDirectory(reason: "keyward --fix rewrites source files with safe fixes")]),
+      dependencies: ["keyward"]),
+    .plugin(name: "KeywardBuildToolPlugin", capability: .buildTool(), dependencies: ["keyward"]),
     .testTarget(
       name: "KeywardTests",
       dependencies: ["KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI"],

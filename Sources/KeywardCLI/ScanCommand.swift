@@ -44,6 +44,11 @@ struct ScanCommand: KeywardCommand {
   @Option(help: "Report only findings that are not in this baseline (see `keyward baseline create`).")
   var baseline: String?
 
+  /// For build systems that need a command to produce a file (the build-tool plugin): a Swift
+  /// file holding only a comment, so it compiles to nothing and is never bundled as a resource.
+  @Option(help: .hidden)
+  var stamp: String?
+
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
     let accepted = try baseline.map { try Baseline.load(path: $0) }
@@ -62,6 +67,10 @@ struct ScanCommand: KeywardCommand {
         "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
       io.standardOutput += report
+    }
+    if let stamp {
+      let summary = "// Keyward scanned this target: \(result.activeFindings.count) finding(s).\n"
+      try? summary.write(toFile: stamp, atomically: true, encoding: .utf8)
     }
     return Self.exitStatus(result, threshold: failOn)
   }

@@ -239,7 +239,7 @@ final class FailurePathFinder: SyntaxVisitor {
         let bound =
           binding.initializer.map { SequenceShape.unwrap($0.value).trimmedDescription }
           ?? binding.pattern.trimmedDescription
-        meaning = bound == reply?.error && bound != nil ? (.failure, "when the reply reports an error") : nil
+        meaning = bound == reply?.error ? (.failure, "when the reply reports an error") : nil
       default: meaning = nil
       }
       guard let (kind, situation) = meaning else { continue }
