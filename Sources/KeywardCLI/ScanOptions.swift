@@ -23,6 +23,9 @@ struct ScanOptions: ParsableArguments {
   @Option(help: "Scan only files changed since this git revision (and new files), e.g. origin/main.")
   var changedSince: String?
 
+  @Option(help: "Keep results in this folder and rescan only files that changed (or when rules or options change).")
+  var cache: String?
+
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give at least one folder or source file to scan") }
     guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
@@ -36,11 +39,14 @@ struct ScanOptions: ParsableArguments {
     let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
+    request.cacheFolder = cache
     if let changedSince {
       let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
     }
-    return (try scanner.scan(request), configuration)
+    let result = try scanner.scan(request)
+    for warning in result.warnings { io.warn("warning: \(warning)") }
+    return (result, configuration)
   }
 }
 

@@ -4,7 +4,7 @@ import SwiftParserDiagnostics
 import SwiftSyntax
 
 /// What scanning one file produced.
-public struct FileOutcome: Sendable {
+public struct FileOutcome: Sendable, Codable {
   public var findings: [Finding] = []
   public var issues: [ScanIssue] = []
   public var parsed = false
@@ -20,6 +20,8 @@ public struct FileScanner: Sendable {
   public let maximumFileSize: Int
   /// Every rule id Keyward knows, for telling unknown ids in suppressions from disabled ones.
   public let knownRuleIDs: Set<String>
+  /// Outcomes of earlier runs, by path and contents.
+  public var cache: ScanCache?
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
@@ -51,7 +53,12 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(Self.reason(error))")
       ])
     }
-    return scan(bytes: bytes, path: path)
+    guard let cache else { return scan(bytes: bytes, path: path) }
+    let key = ScanCache.key(path: path, bytes: bytes)
+    if let known = cache.outcome(forKey: key) { return known }
+    let outcome = scan(bytes: bytes, path: path)
+    cache.store(outcome, forKey: key)
+    return outcome
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.

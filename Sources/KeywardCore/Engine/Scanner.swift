@@ -11,6 +11,8 @@ public struct ScanRequest: Sendable {
   public var includes: [String] = []
   /// When set, only these files (paths relative to the scan root), as for `--changed-since`.
   public var onlyPaths: Set<String>?
+  /// A folder for the outcome cache (`--cache`).
+  public var cacheFolder: String?
 
   public init(
     paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize
@@ -49,7 +51,16 @@ public struct Scanner: Sendable {
       (includes.isEmpty || includes.contains { $0.matches(file.relativePath) })
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
     }
-    let scanner = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
+    let cache = request.cacheFolder.map {
+      ScanCache(
+        folder: $0,
+        ruleset: ScanCache.ruleset(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize))
+    }
+    let scanner = {
+      var configured = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
+      configured.cache = cache
+      return configured
+    }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let outcomes = ParallelWork.map(count: files.count, jobs: request.jobs) { position in
       let index = order[position]
@@ -63,8 +74,15 @@ public struct Scanner: Sendable {
       issues += outcome.issues
       parsed += outcome.parsed ? 1 : 0
     }
+    var warnings = cache?.warnings ?? []
+    do {
+      try cache?.save()
+    } catch {
+      warnings.append("the cache could not be saved: \(error.localizedDescription)")
+    }
     return ScanResult(
-      root: root, findings: findings.sorted(by: Finding.reportOrder), errors: issues.sorted(by: ScanIssue.reportOrder),
+      root: root, warnings: warnings, findings: findings.sorted(by: Finding.reportOrder),
+      errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed)
   }
 }

@@ -45,12 +45,15 @@ public struct ScanResult: Sendable {
   public var rules: [ConfiguredRule]
   public var filesScanned: Int
   public var filesParsed: Int
+  /// Problems that do not change the result (a cache that could not be used), for stderr.
+  public var warnings: [String]
 
   public init(
-    root: String, findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
+    root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
     filesScanned: Int, filesParsed: Int
   ) {
     self.root = root
+    self.warnings = warnings
     self.findings = findings
     self.errors = errors
     self.rules = rules
