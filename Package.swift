@@ -35,6 +35,10 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "keyward", dependencies: ["KeywardCLI"]),
+    // Helpers for Benchmarks/benchmark.py (parse-only throughput, prefilter tokens).
+    .executableTarget(
+      name: "keyward-bench",
+      dependencies: ["KeywardCore", "KeywardRules", .product(name: "SwiftParser", package: "swift-syntax")]),
     .plugin(
       name: "KeywardCommandPlugin",
       capability: .command(

@@ -79,7 +79,7 @@ public struct DeprecatedSecurityAPI: Rule {
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    Array(constants.keys) + Array(policies.keys) + ["touchID", "evaluatedPolicyDomainState", "watch"]
+    Array(constants.keys) + Array(policies.keys) + ["touchID", "evaluatedPolicyDomainState", "SecAccessControl"]
   }
 
   public static func check(_ context: RuleContext) {

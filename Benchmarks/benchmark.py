@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Keyward benchmarks: prints the figures Benchmarks/README.md records, all measured in one run.
+
+Usage: python3 Benchmarks/benchmark.py [--skip-build] [--runs N] [--dense-mb M]
+
+1. Sparse real code: swift-syntax, swift-nio, vapor and GRDB at fixed tags, cloned from the
+   machine's package mirror, scanned with the standard profile, against `grep -rlE` for the
+   union of all rules' prefilter tokens over the same files (the floor).
+2. Dense code: a generated corpus in which every file holds keychain and LocalAuthentication
+   code, against swift-syntax parsing alone (`keyward-bench parse-only`).
+3. Parallelism and scaling: 1 worker against all cores, and the dense corpus doubled.
+4. Memory: peak resident set size on the dense corpus and on the doubled one.
+5. Start-up: one small file, end to end.
+6. Incremental: --cache, cold against warm, and a changed file is scanned again.
+7. semgrep and mobsfscan on the sparse corpus, if installed.
+Wall times are the median of --runs runs (default 3); machines here are noisy.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, ".build", "benchmark")
+RELEASE = os.path.join(ROOT, ".build", "release")
+SPARSE = [
+    ("https://github.com/swiftlang/swift-syntax", "603.0.1"),
+    ("https://github.com/apple/swift-nio", "2.101.2"),
+    ("https://github.com/vapor/vapor", "4.122.3"),
+    ("https://github.com/groue/GRDB.swift", "v7.10.0"),
+]
+
+
+def timed(command, runs):
+    """Median wall time and the largest peak RSS over `runs` runs."""
+    walls, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        walls.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(walls), max(peaks)
+
+
+def clone_sparse():
+    folder = os.path.join(WORK, "sparse")
+    os.makedirs(folder, exist_ok=True)
+    for url, tag in SPARSE:
+        target = os.path.join(folder, url.rstrip("/").split("/")[-1])
+        if not os.path.isdir(target):
+            subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", tag, url, target], check=True)
+    return folder
+
+
+def swift_files(folder):
+    found = []
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in (".build", ".git", "Pods", "Carthage", "DerivedData")]
+        found += [os.path.join(base, f) for f in files if f.endswith(".swift")]
+    return found
+
+
+TEMPLATES = [
+    """
+final class {name}Store {{
+    private let service = "com.example.{name}"
+    static let level = kSecAttrAccessible{accessibility}
+
+    func save(_ token: Data, account: String) -> OSStatus {{
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecAttrAccount as String: account,
+            kSecValueData as String: token,
+        ]
+        query[kSecAttrAccessible as String] = Self.level
+        SecItemDelete(query as CFDictionary)
+        return SecItemAdd(query as CFDictionary, nil)
+    }}
+
+    func makeAccess(strict: Bool) -> SecAccessControl? {{
+        var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
+        flags.insert(strict ? .biometryCurrentSet : .{flag})
+        return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+    }}
+}}
+""",
+    """
+final class {name}Gate {{
+    private let context = LAContext()
+    var unlocked = false
+
+    func unlock(completion: @escaping (Bool) -> Void) {{
+        var error: NSError?
+        guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {{
+            completion({fallback})
+            return
+        }}
+        context.evaluatePolicy(.{policy}, localizedReason: "Unlock {name}") {{ success, _ in
+            self.unlocked = success
+            completion(success)
+        }}
+    }}
+
+    func read(_ account: String) -> Data? {{
+        let query: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrAccount: account, kSecReturnData: true,
+            kSecUseAuthenticationContext: context,
+        ]
+        var result: AnyObject?
+        guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else {{ return nil }}
+        return result as? Data
+    }}
+}}
+""",
+]
+
+
+def generate_dense(folder, megabytes, seed=7):
+    """Files of ~8 KiB, each holding several keychain and LocalAuthentication types."""
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    os.makedirs(folder)
+    rng = random.Random(seed)
+    total, index = 0, 0
+    while total < megabytes * 1024 * 1024:
+        parts = ["import Foundation\nimport LocalAuthentication\nimport Security\n"]
+        while sum(len(p) for p in parts) < 8 * 1024:
+            template = rng.choice(TEMPLATES)
+            parts.append(template.format(
+                name=f"Item{index}x{len(parts)}",
+                accessibility=rng.choice(["Always", "WhenUnlocked", "AfterFirstUnlockThisDeviceOnly"]),
+                flag=rng.choice(["biometryAny", "biometryCurrentSet", "userPresence"]),
+                fallback=rng.choice(["true", "false"]),
+                policy=rng.choice(["deviceOwnerAuthentication", "deviceOwnerAuthenticationWithBiometrics"]),
+            ))
+        text = "".join(parts)
+        sub = os.path.join(folder, f"Module{index // 200}")
+        os.makedirs(sub, exist_ok=True)
+        with open(os.path.join(sub, f"File{index}.swift"), "w") as handle:
+            handle.write(text)
+        total += len(text)
+        index += 1
+    return index, total
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--dense-mb", type=int, default=20)
+    options = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    if not options.skip_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "keyward"], cwd=ROOT, check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--product", "keyward-bench"], cwd=ROOT, check=True)
+    keyward = os.path.join(RELEASE, "keyward")
+    bench = os.path.join(RELEASE, "keyward-bench")
+    runs = options.runs
+    results = []
+
+    def record(name, value, target, ok):
+        results.append((name, value, target, "met" if ok else "NOT met"))
+        print(f"{name:<58} {value:<24} target {target:<12} {'met' if ok else 'NOT met'}", flush=True)
+
+    print(f"machine: {os.cpu_count()} cores; {sys.platform}; runs per figure: {runs}\n")
+
+    # 1. Sparse real code against the grep floor.
+    sparse = clone_sparse()
+    files = swift_files(sparse)
+    size = sum(os.path.getsize(f) for f in files)
+    tokens = subprocess.run([bench, "tokens"], capture_output=True, text=True, check=True).stdout.split()
+    pattern = "|".join(re.escape(t) for t in tokens)
+    grep = ["grep", "-rlE", pattern, "--include=*.swift", sparse]
+    grep_time, _ = timed(grep, runs)
+    scan = [keyward, "scan", sparse, "--format", "json", "--output", os.devnull, "--fail-on", "none"]
+    sparse_time, _ = timed(scan, runs)
+    print(f"sparse corpus: {len(files)} files, {size / 1e6:.1f} MB")
+    record("1. sparse: keyward / grep floor (wall)", f"{sparse_time:.2f}s / {grep_time:.2f}s = {sparse_time / grep_time:.2f}x", "<= 1.5x", sparse_time / grep_time <= 1.5)
+
+    # 2. Dense code against parsing alone.
+    dense = os.path.join(WORK, "dense")
+    count, total = generate_dense(dense, options.dense_mb)
+    print(f"dense corpus: {count} files, {total / 1e6:.1f} MB")
+    dense_scan = [keyward, "scan", dense, "--format", "json", "--output", os.devnull, "--fail-on", "none"]
+    scan_time, dense_peak = timed(dense_scan, runs)
+    parse_time, parse_peak = timed([bench, "parse-only", dense], runs)
+    ratio = parse_time / scan_time
+    record("2. dense: throughput vs parse-only", f"{total / 1e6 / scan_time:.1f} vs {total / 1e6 / parse_time:.1f} MB/s = {ratio:.2f}x", ">= 0.7x", ratio >= 0.7)
+
+    # 3. Parallelism and scaling.
+    one_time, _ = timed(dense_scan + ["--jobs", "1"], runs)
+    record("3a. dense: 1 worker / all cores", f"{one_time:.2f}s / {scan_time:.2f}s = {one_time / scan_time:.2f}x", ">= 1.7x", one_time / scan_time >= 1.7)
+    doubled = os.path.join(WORK, "dense-doubled")
+    if os.path.isdir(doubled):
+        shutil.rmtree(doubled)
+    os.makedirs(doubled)
+    shutil.copytree(dense, os.path.join(doubled, "a"))
+    shutil.copytree(dense, os.path.join(doubled, "b"))
+    doubled_scan = [keyward, "scan", doubled, "--format", "json", "--output", os.devnull, "--fail-on", "none"]
+    doubled_time, doubled_peak = timed(doubled_scan, runs)
+    record("3b. dense doubled / dense (wall)", f"{doubled_time:.2f}s / {scan_time:.2f}s = {doubled_time / scan_time:.2f}x", "<= 2.1x", doubled_time / scan_time <= 2.1)
+
+    # 4. Memory.
+    record("4a. peak RSS, dense corpus", f"{dense_peak:.0f} MiB", "<= 250 MiB", dense_peak <= 250)
+    record("4b. peak RSS, doubled / dense", f"{doubled_peak:.0f} / {dense_peak:.0f} MiB = {doubled_peak / dense_peak:.2f}x", "~1x (<= 1.3x)", doubled_peak / dense_peak <= 1.3)
+
+    # 5. Start-up.
+    small = os.path.join(WORK, "Small.swift")
+    with open(small, "w") as handle:
+        handle.write("let q = [kSecAttrAccessible: kSecAttrAccessibleAlways]\n")
+    startup, _ = timed([keyward, "scan", small, "--fail-on", "none"], max(runs, 10))
+    record("5. one small file, end to end", f"{startup * 1000:.0f} ms", "< 50 ms", startup < 0.05)
+
+    # 6. Incremental.
+    cache = tempfile.mkdtemp(prefix="keyward-cache-")
+    cold_times, warm_times = [], []
+    for _ in range(runs):
+        shutil.rmtree(cache)
+        os.makedirs(cache)
+        cold_times.append(timed(dense_scan + ["--cache", cache], 1)[0])
+        warm_times.append(timed(dense_scan + ["--cache", cache], 1)[0])
+    cold, warm = statistics.median(cold_times), statistics.median(warm_times)
+    record("6a. --cache: warm / cold", f"{warm:.2f}s / {cold:.2f}s = {warm / cold:.2f}x", "<= 0.3x", warm / cold <= 0.3)
+    changed = os.path.join(dense, "Module0", "File0.swift")
+    with open(changed, "a") as handle:
+        handle.write("\nlet extra = [kSecAttrAccessible: kSecAttrAccessibleAlwaysThisDeviceOnly]\n")
+    before = subprocess.run(dense_scan[:3] + ["--format", "csv", "--cache", cache, "--fail-on", "none"], capture_output=True, text=True).stdout
+    fresh = subprocess.run(dense_scan[:3] + ["--format", "csv", "--fail-on", "none"], capture_output=True, text=True).stdout
+    record("6b. --cache: a changed file is scanned again", "same findings as without cache" if before == fresh else "DIFFERENT", "identical", before == fresh)
+    shutil.rmtree(cache)
+
+    # 7. Other tools, if installed.
+    for tool, command in [("semgrep", ["semgrep", "scan", "--config", "p/swift", "--metrics", "off", "-q", sparse]),
+                          ("mobsfscan", ["mobsfscan", sparse])]:
+        if shutil.which(tool):
+            other, _ = timed(command, 1)
+            print(f"7. {tool} on the sparse corpus: {other:.2f}s ({other / sparse_time:.1f}x keyward)")
+        else:
+            print(f"7. {tool}: not installed, not measured")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+import Foundation
+import KeywardCore
+import KeywardRules
+import SwiftParser
+
+/// Helpers for Benchmarks/benchmark.py:
+///   keyward-bench parse-only PATH [--jobs N]   parse every Swift file with swift-syntax and nothing else
+///   keyward-bench tokens                       the union of the standard rules' prefilter tokens
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "parse-only":
+  guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: keyward-bench parse-only PATH [--jobs N]\n".utf8))
+    exit(2)
+  }
+  let jobs = arguments.firstIndex(of: "--jobs").flatMap { Int(arguments[$0 + 1]) } ?? 0
+  let root = FileDiscovery.absolute(arguments[1])
+  let files = FileDiscovery(root: root, excludes: []).discover([root]).files.filter {
+    $0.relativePath.hasSuffix(".swift")
+  }
+  let order = files.indices.sorted { files[$0].size > files[$1].size }
+  let tokens = ParallelWork.map(count: files.count, jobs: jobs) { position -> Int in
+    guard let data = FileManager.default.contents(atPath: files[order[position]].absolutePath) else { return 0 }
+    let tree = [UInt8](data).withUnsafeBufferPointer { Parser.parse(source: $0) }
+    return tree.totalLength.utf8Length
+  }
+  print("parsed \(files.count) files, \(tokens.reduce(0, +)) bytes")
+case "tokens":
+  let rules = Configuration().configuredRules(from: .standard)
+  let tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
+  print(tokens.sorted().joined(separator: "\n"))
+default:
+  FileHandle.standardError.write(Data("usage: keyward-bench parse-only PATH [--jobs N] | tokens\n".utf8))
+  exit(2)
+}
