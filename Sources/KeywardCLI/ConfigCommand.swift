@@ -14,16 +14,10 @@ struct PrintConfig: KeywardCommand {
     commandName: "print",
     abstract: "Print the effective configuration: every rule with its state, severity and options.")
 
-  @Option(help: "Configuration file (default: .keyward.yml here or in a parent).")
-  var config: String?
-
-  @Option(help: "Show the effect of this profile.")
-  var profile: Profile?
+  @OptionGroup var configurationOptions: ConfigurationOptions
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: ".")
-    if let profile { configuration.profile = profile }
-    for warning in configuration.warnings { io.warn("warning: \(warning)") }
+    let configuration = try configurationOptions.load(&io)
     io.print(ConfigurationText.effective(configuration))
     return ExitStatus.clean
   }

@@ -5,15 +5,10 @@ import KeywardRules
 struct RulesCommand: KeywardCommand {
   static let configuration = CommandConfiguration(commandName: "rules", abstract: "List the rules.")
 
-  @Option(help: "Configuration file whose settings to show (default: .keyward.yml here or in a parent).")
-  var config: String?
-
-  @Option(help: "Show which rules this profile turns on: essential, standard or strict.")
-  var profile: Profile?
+  @OptionGroup var configurationOptions: ConfigurationOptions
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: ".")
-    if let profile { configuration.profile = profile }
+    let configuration = try configurationOptions.load(&io)
     let rows = RuleCatalog.standard.rules.map { rule in
       let metadata = rule.metadata
       let severity = configuration.rules[metadata.id]?.severity ?? metadata.severity

@@ -51,3 +51,19 @@ struct ScanOptions: ParsableArguments {
 }
 
 extension Profile: ExpressibleByArgument {}
+
+/// `--config` and `--profile` for commands that show the configuration without scanning.
+struct ConfigurationOptions: ParsableArguments {
+  @Option(help: "Configuration file (default: .keyward.yml here or in a parent).")
+  var config: String?
+
+  @Option(help: "Show the effect of this profile: essential, standard or strict.")
+  var profile: Profile?
+
+  func load(_ io: inout CommandOutput) throws -> Configuration {
+    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: ".")
+    if let profile { configuration.profile = profile }
+    for warning in configuration.warnings { io.warn("warning: \(warning)") }
+    return configuration
+  }
+}
