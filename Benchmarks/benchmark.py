@@ -33,7 +33,7 @@ SPARSE = [
     ("https://github.com/swiftlang/swift-syntax", "603.0.1"),
     ("https://github.com/apple/swift-nio", "2.101.2"),
     ("https://github.com/vapor/vapor", "4.122.3"),
-    ("https://github.com/groue/GRDB.swift", "v7.10.0"),
+    ("https://github.com/groue/GRDB.swift", "7.10.0"),
 ]
 
 

@@ -7,33 +7,73 @@ public struct JSONReporter: Reporter {
 
   public init() {}
 
-  struct Report: Encodable {
-    struct Tool: Encodable {
-      var name = "keyward"
-      var version = KeywardVersion.current
-    }
-    struct Summary: Encodable {
-      var filesScanned: Int
-      var filesParsed: Int
-      var findings: Int
-      var suppressed: Int
-      var bySeverity: [String: Int]
-      var rules: [String]
-    }
-    var version = JSONReporter.formatVersion
-    var tool = Tool()
-    var summary: Summary
-    var findings: [Finding]
-    var errors: [ScanIssue]
-  }
-
   public func render(_ result: ScanResult) throws -> String {
     let active = result.activeFindings
-    var bySeverity: [String: Int] = [:]
-    for finding in active { bySeverity[finding.severity.rawValue, default: 0] += 1 }
-    let summary = Report.Summary(
-      filesScanned: result.filesScanned, filesParsed: result.filesParsed, findings: active.count,
-      suppressed: result.findings.count - active.count, bySeverity: bySeverity, rules: result.rules.map(\.metadata.id))
-    return try JSONValue.encode(Report(summary: summary, findings: result.findings, errors: result.errors))
+    var bySeverity: [String: JSONValue] = [:]
+    for severity in Severity.allCases {
+      let count = active.filter { $0.severity == severity }.count
+      if count > 0 { bySeverity[severity.rawValue] = .int(count) }
+    }
+    let report: [String: JSONValue] = [
+      "version": .int(Self.formatVersion),
+      "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
+      "summary": .object([
+        "filesScanned": .int(result.filesScanned), "filesParsed": .int(result.filesParsed),
+        "findings": .int(active.count), "suppressed": .int(result.findings.count - active.count),
+        "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
+      ]),
+      // Each finding is printed as soon as it is built, so large reports never hold two copies.
+      "findings": .array(result.findings.map { .raw(Self.json($0).rendered(indent: 4)) }),
+      "errors": .array(result.errors.map(Self.json)),
+    ]
+    return JSONValue.object(report).rendered()
+  }
+
+  static func json(_ finding: Finding) -> JSONValue {
+    .object([
+      "ruleId": .string(finding.ruleId),
+      "severity": .string(finding.severity.rawValue),
+      "confidence": .string(finding.confidence.rawValue),
+      "message": .string(finding.message),
+      "location": json(finding.location),
+      "snippet": .string(finding.snippet),
+      "tags": .array(finding.tags.map(JSONValue.string)),
+      "fingerprint": .string(finding.fingerprint),
+      "suppression": finding.suppression.map { suppression in
+        .object([
+          "kind": .string(suppression.kind.rawValue),
+          "justification": suppression.justification.map(JSONValue.string) ?? .null,
+        ])
+      } ?? .null,
+      "fix": finding.fix.map { fix in
+        .object([
+          "description": .string(fix.description), "safe": .bool(fix.safe),
+          "edits": .array(
+            fix.edits.map {
+              .object(["start": .int($0.start), "end": .int($0.end), "replacement": .string($0.replacement)])
+            }),
+        ])
+      } ?? .null,
+      "related": .array(
+        finding.related.map { .object(["message": .string($0.message), "location": json($0.location)]) }),
+    ])
+  }
+
+  static func json(_ location: SourceLocation) -> JSONValue {
+    .object(["path": .string(location.path), "start": json(location.start), "end": json(location.end)])
+  }
+
+  static func json(_ position: SourcePosition) -> JSONValue {
+    .object([
+      "line": .int(position.line), "column": .int(position.column), "utf16Column": .int(position.utf16Column),
+      "offset": .int(position.offset),
+    ])
+  }
+
+  static func json(_ issue: ScanIssue) -> JSONValue {
+    .object([
+      "path": .string(issue.path), "kind": .string(issue.kind.rawValue), "message": .string(issue.message),
+      "line": issue.line.map(JSONValue.int) ?? .null, "column": issue.column.map(JSONValue.int) ?? .null,
+    ])
   }
 }

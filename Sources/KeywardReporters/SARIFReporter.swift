@@ -23,9 +23,12 @@ public struct SARIFReporter: Reporter {
         ])
       ]),
       "columnKind": .string("utf16CodeUnits"),
+      // Printed as built, at their depth in the log (runs > run > results > result).
       "results": .array(
         result.findings.enumerated().map { offset, finding in
-          Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset])
+          .raw(
+            Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset]).rendered(indent: 8)
+          )
         }),
       "invocations": .array([
         .object([
@@ -39,7 +42,7 @@ public struct SARIFReporter: Reporter {
       "version": .string("2.1.0"),
       "runs": .array([.object(run)]),
     ]
-    return try JSONValue.encode(log)
+    return JSONValue.object(log).rendered()
   }
 
   static func rule(_ configured: ConfiguredRule) -> JSONValue {

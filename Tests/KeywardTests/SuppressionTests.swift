@@ -79,8 +79,8 @@ import Testing
     #expect(text.status == 0)
     #expect(text.output.standardOutput.contains("No findings in 1 file. 1 suppressed."))
     let json = KeywardCLI.run(["scan", root.path, "--format", "json"]).output.standardOutput
-    #expect(json.contains("\"justification\" : \"accepted risk\""))
+    #expect(json.contains("\"justification\": \"accepted risk\""))
     let sarif = KeywardCLI.run(["scan", root.path, "--format", "sarif"]).output.standardOutput
-    #expect(sarif.contains("\"kind\" : \"inSource\""))
+    #expect(sarif.contains("\"kind\": \"inSource\""))
   }
 }

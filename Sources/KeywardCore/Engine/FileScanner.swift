@@ -20,6 +20,8 @@ public struct FileScanner: Sendable {
   public let maximumFileSize: Int
   /// Every rule id Keyward knows, for telling unknown ids in suppressions from disabled ones.
   public let knownRuleIDs: Set<String>
+  /// One search for every rule's prefilter tokens (and the suppression marker).
+  let tokenSearch: TokenSearch
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
 
@@ -31,6 +33,10 @@ public struct FileScanner: Sendable {
     self.wrappers = wrappers
     self.maximumFileSize = maximumFileSize
     self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
+    self.tokenSearch = TokenSearch(
+      tokens: rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } } + [
+        SuppressionDirective.marker
+      ])
   }
 
   /// Rules about suppression comments themselves; the engine runs them, not a checker.
@@ -77,10 +83,12 @@ public struct FileScanner: Sendable {
       ])
     }
     let language = SourceLanguage(pathExtension: (path as NSString).pathExtension) ?? .swift
+    let present = Set(tokenSearch.found(in: bytes).map { tokenSearch.tokens[$0] })
     let applicable = rules.filter {
-      $0.rule.language == language && !Self.isSuppressionRule($0.metadata.id) && $0.prefilter.matches(bytes)
+      $0.rule.language == language && !Self.isSuppressionRule($0.metadata.id)
+        && $0.prefilter.tokens.contains(where: present.contains)
     }
-    let hasDirectives = Prefilter(tokens: [SuppressionDirective.marker]).matches(bytes)
+    let hasDirectives = present.contains(Array(SuppressionDirective.marker.utf8))
     guard !applicable.isEmpty || hasDirectives else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)

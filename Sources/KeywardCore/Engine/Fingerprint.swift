@@ -16,8 +16,15 @@ public enum Fingerprint {
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
-  /// A line's text without white space, so re-indentation does not change identities.
+  /// A line's text without white space (ASCII white space, which is all source code indents
+  /// with), so re-indentation does not change identities.
   public static func normalized(_ line: String) -> String {
-    String(line.unicodeScalars.filter { !$0.properties.isWhitespace })
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(line.utf8.count)
+    for byte in line.utf8
+    where byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0B && byte != 0x0C {
+      bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

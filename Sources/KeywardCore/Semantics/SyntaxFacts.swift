@@ -40,7 +40,10 @@ public enum SyntaxFacts {
       }
     }
     if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
-    return type.trimmedDescription
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+    // Arrays, dictionaries, tuples, closures: callers compare names only, so the kind suffices
+    // (and spelling the whole type out is costly on large files).
+    return "<\(type.kind)>"
   }
 
   /// The name of the type whose body (or extension body) `block` is.
