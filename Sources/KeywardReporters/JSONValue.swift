@@ -57,32 +57,29 @@ public indirect enum JSONValue: Equatable, Sendable {
   }
 
   static func writeString(_ text: String, into out: inout String) {
-    out += "\""
-    var plainStart = text.unicodeScalars.startIndex
-    var index = plainStart
-    let scalars = text.unicodeScalars
-    while index < scalars.endIndex {
-      let scalar = scalars[index]
-      let escape: String? =
-        switch scalar {
-        case "\"": "\\\""
-        case "\\": "\\\\"
-        case "\n": "\\n"
-        case "\r": "\\r"
-        case "\t": "\\t"
-        default:
-          scalar.value < 0x20
-            ? "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-              + String(scalar.value, radix: 16) : nil
-        }
-      if let escape {
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        out += escape
-        plainStart = scalars.index(after: index)
-      }
-      index = scalars.index(after: index)
+    // Most strings need no escaping: append them whole.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+      out += "\""
+      out += text
+      out += "\""
+      return
     }
-    out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-    out += "\""
+    var bytes: [UInt8] = [UInt8(ascii: "\"")]
+    bytes.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): bytes += Array("\\\"".utf8)
+      case UInt8(ascii: "\\"): bytes += Array("\\\\".utf8)
+      case UInt8(ascii: "\n"): bytes += Array("\\n".utf8)
+      case UInt8(ascii: "\r"): bytes += Array("\\r".utf8)
+      case UInt8(ascii: "\t"): bytes += Array("\\t".utf8)
+      case 0..<0x20:
+        let hex = String(byte, radix: 16)
+        bytes += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+      default: bytes.append(byte)
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+    out += String(decoding: bytes, as: UTF8.self)
   }
 }

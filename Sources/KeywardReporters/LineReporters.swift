@@ -84,7 +84,14 @@ public struct CSVReporter: Reporter {
   }
 
   static func field(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    let special: (UInt8) -> Bool = { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    guard text.utf8.contains(where: special) else { return text }
+    var bytes: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in text.utf8 {
+      bytes.append(byte)
+      if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+    }
+    bytes.append(UInt8(ascii: "\""))
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -8,6 +8,9 @@ public struct TokenSearch: Sendable {
   private let byPrefix: [[Int]]
   /// Tokens of a single byte, by that byte.
   private let single: [[Int]]
+  /// Whether any token starts with a two-byte prefix, or is a single byte: checked per byte.
+  private let prefixMayMatch: [Bool]
+  private let singleMayMatch: [Bool]
 
   public init(tokens: [String]) {
     let unique = Array(Set(tokens.filter { !$0.isEmpty })).sorted()
@@ -23,6 +26,8 @@ public struct TokenSearch: Sendable {
     }
     self.byPrefix = byPrefix
     self.single = single
+    self.prefixMayMatch = byPrefix.map { !$0.isEmpty }
+    self.singleMayMatch = single.map { !$0.isEmpty }
   }
 
   /// The indices (into `tokens`) of the tokens found in `bytes`.
@@ -31,18 +36,24 @@ public struct TokenSearch: Sendable {
     let count = bytes.count
     guard count > 0 else { return result }
     bytes.withUnsafeBufferPointer { buffer in
-      var index = 0
-      while index < count {
-        let first = Int(buffer[index])
-        for token in single[first] { result.insert(token) }
-        if index + 1 < count {
-          let candidates = byPrefix[first << 8 | Int(buffer[index + 1])]
-          for candidate in candidates where !result.contains(candidate) {
-            let token = tokens[candidate]
-            if index + token.count <= count && matches(token, buffer, at: index) { result.insert(candidate) }
+      prefixMayMatch.withUnsafeBufferPointer { prefixes in
+        singleMayMatch.withUnsafeBufferPointer { singles in
+          var index = 0
+          while index < count {
+            let first = Int(buffer[index])
+            if singles[first] { result.formUnion(single[first]) }
+            if index + 1 < count {
+              let prefix = first << 8 | Int(buffer[index + 1])
+              if prefixes[prefix] {
+                for candidate in byPrefix[prefix] where !result.contains(candidate) {
+                  let token = tokens[candidate]
+                  if index + token.count <= count && matches(token, buffer, at: index) { result.insert(candidate) }
+                }
+              }
+            }
+            index += 1
           }
         }
-        index += 1
       }
     }
     return result

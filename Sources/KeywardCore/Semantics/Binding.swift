@@ -15,9 +15,20 @@ public struct Binding: Sendable {
   public var typeName: String?
   /// The initial value, or a parameter's default value.
   public var initializer: ExprSyntax?
-  /// For computed properties and functions: the expressions they return.
-  public var returnedExpressions: [ExprSyntax]
+  /// For computed properties and functions: their statements, read only when asked for.
+  var body: Syntax?
   public var isStatic: Bool
+
+  /// For computed properties and functions: the expressions they return. Computed on demand:
+  /// most bodies are never asked about, and walking them all would double the index's cost.
+  public var returnedExpressions: [ExprSyntax] {
+    guard let body else { return [] }
+    if let statements = body.as(CodeBlockItemListSyntax.self) { return SyntaxFacts.returnedExpressions(in: statements) }
+    if let accessors = body.as(AccessorBlockSyntax.self) {
+      return SyntaxFacts.returnedExpressions(ofGetterIn: accessors)
+    }
+    return []
+  }
 
   public var id: SyntaxIdentifier { node.id }
   public var position: AbsolutePosition { node.position }

@@ -118,16 +118,12 @@ public final class SyntaxIndex {
       for binding in node.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
         var kind: Binding.Kind = isLet ? .constant : .variable
-        var returned: [ExprSyntax] = []
-        if let accessors = binding.accessorBlock {
-          kind = .computed
-          returned = SyntaxFacts.returnedExpressions(ofGetterIn: accessors)
-        }
+        if binding.accessorBlock != nil { kind = .computed }
         index.add(
           Binding(
             name: name, kind: kind, node: Syntax(binding), scope: scope,
             typeName: binding.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
-            initializer: binding.initializer?.value, returnedExpressions: returned, isStatic: isStatic))
+            initializer: binding.initializer?.value, body: binding.accessorBlock.map(Syntax.init), isStatic: isStatic))
       }
     }
 
@@ -141,7 +137,7 @@ public final class SyntaxIndex {
         Binding(
           name: name, kind: .constant, node: Syntax(node), scope: scope,
           typeName: node.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
-          initializer: value, returnedExpressions: [], isStatic: false))
+          initializer: value, body: nil, isStatic: false))
     }
 
     override func visitPost(_ node: FunctionParameterSyntax) {
@@ -151,8 +147,8 @@ public final class SyntaxIndex {
       index.add(
         Binding(
           name: name, kind: .parameter, node: Syntax(node), scope: function.id,
-          typeName: SyntaxFacts.typeName(node.type), initializer: node.defaultValue?.value,
-          returnedExpressions: [], isStatic: false))
+          typeName: SyntaxFacts.typeName(node.type), initializer: node.defaultValue?.value, body: nil,
+          isStatic: false))
     }
 
     override func visitPost(_ node: FunctionDeclSyntax) {
@@ -164,8 +160,7 @@ public final class SyntaxIndex {
         Binding(
           name: node.name.text, kind: .function, node: Syntax(node), scope: scope,
           typeName: node.signature.returnClause.map { SyntaxFacts.typeName($0.type) },
-          initializer: nil, returnedExpressions: SyntaxFacts.returnedExpressions(in: body.statements),
-          isStatic: isStatic))
+          initializer: nil, body: Syntax(body.statements), isStatic: isStatic))
     }
   }
 }
