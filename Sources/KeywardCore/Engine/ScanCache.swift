@@ -19,6 +19,8 @@ public final class ScanCache: @unchecked Sendable {
   private let lock = NSLock()
   private var previous: [String: FileOutcome] = [:]
   private var current: [String: FileOutcome] = [:]
+  /// Whether this run stored anything new, so that an unchanged cache is not written again.
+  private var changed = false
   /// Why the stored cache was not used, if it was not.
   public private(set) var warnings: [String] = []
 
@@ -66,12 +68,18 @@ public final class ScanCache: @unchecked Sendable {
   func store(_ outcome: FileOutcome, forKey key: String) {
     lock.lock()
     current[key] = outcome
+    changed = true
     lock.unlock()
   }
 
-  /// Writes the entries of this run (others are dropped), atomically.
+  /// Writes the entries of this run (others are dropped), atomically; nothing when every file
+  /// was found in the cache as it is.
   public func save() throws {
     lock.lock()
+    if !changed && current.count == previous.count {
+      lock.unlock()
+      return
+    }
     let stored = Stored(version: Self.formatVersion, ruleset: ruleset, entries: current)
     lock.unlock()
     try FileManager.default.createDirectory(
