@@ -123,6 +123,31 @@ import Testing
     #expect(GlobPattern("./App/*.swift").matches("App/A.swift"))
   }
 
+  /// swift-syntax's parser takes exponential time (and, at 10,000, overflows the stack) on runs
+  /// of `[`; such files are reported and skipped, and the scan goes on.
+  @Test func pathologicalBracketRunsAreSkippedNotParsed() throws {
+    let root = Paths.temporaryFolder()
+    let finding = Self.finding + "\n"
+    try write(
+      Array(
+        (finding + "let x = " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8),
+      to: root.appendingPathComponent("Brackets.swift"))
+    try write(
+      Array((finding + "// [[[[[[[[[[[[[[[[[[[[[[[[[[[[\nlet s = \"[[[[[[[[[[[[[[[[[[[[[[[[[\"\n").utf8),
+      to: root.appendingPathComponent("InComments.swift"))
+    try write(
+      Array(
+        (finding + "let deep = " + String(repeating: "(", count: 10_000) + String(repeating: ")", count: 10_000)).utf8),
+      to: root.appendingPathComponent("Parens.swift"))
+    try write(Array(finding.utf8), to: root.appendingPathComponent("Good.swift"))
+    let result = try scan(root)
+    #expect(result.findings.map(\.location.path) == ["Good.swift", "InComments.swift", "Parens.swift"])
+    let issue = try #require(result.errors.first { $0.path == "Brackets.swift" })
+    #expect(issue.message.contains("not parsed") && issue.line == 2)
+    #expect(ParserHazards.excessiveBracketRun(in: Array("let a: [[[String]]] = [[[\"x\"]]]".utf8)) == nil)
+    #expect(ParserHazards.excessiveBracketRun(in: Array(("x = " + String(repeating: "[ ", count: 17)).utf8)) == 4)
+  }
+
   @Test func tokenSearchFindsExactlyWhatANaiveSearchFinds() {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("abkSec:".utf8)

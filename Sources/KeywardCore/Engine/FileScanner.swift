@@ -96,6 +96,17 @@ public struct FileScanner: Sendable {
     let makeContext: (RuleOptions) -> RuleContext
     var directives: [SuppressionDirective] = []
     if language == .swift {
+      if let offset = ParserHazards.excessiveBracketRun(in: bytes) {
+        let position = text.position(of: offset)
+        outcome.issues.append(
+          ScanIssue(
+            path: path, kind: .parse,
+            message:
+              "not parsed: more than \(ParserHazards.maximumBracketRun) consecutive '[' (the Swift parser takes exponential time on them); the file was skipped",
+            line: position.line, column: position.column))
+        outcome.findings = []
+        return outcome
+      }
       let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
       if tree.hasError && !applicable.isEmpty {
         outcome.issues.append(parseIssue(tree, text: text, path: path))
