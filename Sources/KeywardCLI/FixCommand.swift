@@ -19,13 +19,8 @@ struct FixCommand: KeywardCommand {
   var dryRun = false
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    var configuration = try ScanCommand.loadConfiguration(explicit: scanOptions.config, scanning: scanOptions.paths[0])
-    if let profile = scanOptions.profile { configuration.profile = profile }
-    for warning in configuration.warnings { io.warn("warning: \(warning)") }
-    let absolute = scanOptions.paths.map(FileDiscovery.absolute)
-    for (given, path) in zip(scanOptions.paths, absolute) where !FileManager.default.fileExists(atPath: path) {
-      throw UsageError("path does not exist or cannot be read: \(given)")
-    }
+    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.paths[0])
+    let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.paths)
     let discovery = FileDiscovery(
       root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
     let (files, _) = discovery.discover(absolute)

@@ -8,11 +8,7 @@ struct ScanOptions: ParsableArguments {
   @Argument(help: "Folders or source files to scan (.swift, .m, .mm, .h).")
   var paths: [String] = []
 
-  @Option(help: "Configuration file (default: .keyward.yml in the scanned folder or a parent).")
-  var config: String?
-
-  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
-  var profile: Profile?
+  @OptionGroup var configurationOptions: ConfigurationOptions
 
   @Option(name: .customLong("exclude"), help: "Skip paths matching this glob (repeatable), e.g. 'Generated/**'.")
   var excludes: [String] = []
@@ -33,9 +29,7 @@ struct ScanOptions: ParsableArguments {
 
   /// Loads the configuration, applies the options over it, and scans.
   func scan(_ io: inout CommandOutput) throws -> (ScanResult, Configuration) {
-    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: paths[0])
-    if let profile { configuration.profile = profile }
-    for warning in configuration.warnings { io.warn("warning: \(warning)") }
+    let configuration = try configurationOptions.load(&io, scanning: paths[0])
     let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
@@ -52,16 +46,17 @@ struct ScanOptions: ParsableArguments {
 
 extension Profile: ExpressibleByArgument {}
 
-/// `--config` and `--profile` for commands that show the configuration without scanning.
+/// `--config` and `--profile`, and loading the configuration they select.
 struct ConfigurationOptions: ParsableArguments {
-  @Option(help: "Configuration file (default: .keyward.yml here or in a parent).")
+  @Option(help: "Configuration file (default: .keyward.yml in the scanned folder, or here, or a parent).")
   var config: String?
 
-  @Option(help: "Show the effect of this profile: essential, standard or strict.")
+  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
   var profile: Profile?
 
-  func load(_ io: inout CommandOutput) throws -> Configuration {
-    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: ".")
+  /// The configuration for scanning `path`, with `--profile` applied; warnings go to stderr.
+  func load(_ io: inout CommandOutput, scanning path: String = ".") throws -> Configuration {
+    var configuration = try ScanCommand.loadConfiguration(explicit: config, scanning: path)
     if let profile { configuration.profile = profile }
     for warning in configuration.warnings { io.warn("warning: \(warning)") }
     return configuration

@@ -54,10 +54,30 @@ public struct FileDiscovery {
     return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
   }
 
+  /// The paths a scan was given, made absolute; a path that does not exist is an error.
+  public static func existingAbsolutePaths(_ paths: [String]) throws -> [String] {
+    try paths.map { given in
+      let path = absolute(given)
+      var info = stat()
+      guard stat(path, &info) == 0 else { throw ScanSetupError("path does not exist or cannot be read: \(given)") }
+      return path
+    }
+  }
+
   public func relativePath(of absolutePath: String) -> String {
     let prefix = root.hasSuffix("/") ? root : root + "/"
     if absolutePath.hasPrefix(prefix) { return String(absolutePath.dropFirst(prefix.count)) }
     return absolutePath == root ? (absolutePath as NSString).lastPathComponent : absolutePath
+  }
+
+  /// Why reading a file or folder failed, in the system's words ("Permission denied").
+  static func reason(_ error: Error) -> String {
+    if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
   }
 
   public func isExcluded(_ relativePath: String) -> Bool {
@@ -104,7 +124,7 @@ public struct FileDiscovery {
           entries = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
           issues.append(
-            ScanIssue(path: relative, kind: .unreadable, message: "cannot list folder: \(Self.reason(error))"))
+            ScanIssue(path: relative, kind: .unreadable, message: "cannot list folder: \(FileDiscovery.reason(error))"))
           return
         }
         for entry in entries.sorted() {
@@ -127,15 +147,6 @@ public struct FileDiscovery {
       }
       guard seenFiles.insert(relative).inserted else { return }
       files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size)))
-    }
-
-    static func reason(_ error: Error) -> String {
-      if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-        underlying.domain == NSPOSIXErrorDomain
-      {
-        return String(cString: strerror(Int32(underlying.code)))
-      }
-      return error.localizedDescription
     }
   }
 }

@@ -22,6 +22,9 @@ public struct FileScanner: Sendable {
   public let knownRuleIDs: Set<String>
   /// One search for every rule's prefilter tokens (and the suppression marker).
   let tokenSearch: TokenSearch
+  /// For each rule, the indices of its prefilter tokens in `tokenSearch`.
+  let ruleTokens: [Set<Int>]
+  let markerToken: Int
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
 
@@ -33,10 +36,12 @@ public struct FileScanner: Sendable {
     self.wrappers = wrappers
     self.maximumFileSize = maximumFileSize
     self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
-    self.tokenSearch = TokenSearch(
-      tokens: rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } } + [
-        SuppressionDirective.marker
-      ])
+    let marker = Array(SuppressionDirective.marker.utf8)
+    let search = TokenSearch(tokens: rules.flatMap(\.prefilter.tokens) + [marker])
+    let indexOfToken = Dictionary(uniqueKeysWithValues: search.tokens.enumerated().map { ($1, $0) })
+    self.tokenSearch = search
+    self.ruleTokens = rules.map { Set($0.prefilter.tokens.compactMap { indexOfToken[$0] }) }
+    self.markerToken = indexOfToken[marker]!
   }
 
   /// Rules about suppression comments themselves; the engine runs them, not a checker.
@@ -56,7 +61,7 @@ public struct FileScanner: Sendable {
       bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.absolutePath)))
     } catch {
       return FileOutcome(issues: [
-        ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(Self.reason(error))")
+        ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(FileDiscovery.reason(error))")
       ])
     }
     guard let cache else { return scan(bytes: bytes, path: path) }
@@ -83,12 +88,12 @@ public struct FileScanner: Sendable {
       ])
     }
     let language = SourceLanguage(pathExtension: (path as NSString).pathExtension) ?? .swift
-    let present = Set(tokenSearch.found(in: bytes).map { tokenSearch.tokens[$0] })
-    let applicable = rules.filter {
-      $0.rule.language == language && !Self.isSuppressionRule($0.metadata.id)
-        && $0.prefilter.tokens.contains(where: present.contains)
-    }
-    let hasDirectives = present.contains(Array(SuppressionDirective.marker.utf8))
+    let found = tokenSearch.found(in: bytes)
+    let applicable = rules.indices.filter { index in
+      rules[index].rule.language == language && !Self.isSuppressionRule(rules[index].metadata.id)
+        && !ruleTokens[index].isDisjoint(with: found)
+    }.map { rules[$0] }
+    let hasDirectives = found.contains(markerToken)
     guard !applicable.isEmpty || hasDirectives else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
@@ -193,14 +198,5 @@ public struct FileScanner: Sendable {
       path: path, kind: .parse,
       message: "syntax error: \(first.message)\(more); the rest of the file was still scanned",
       line: position.line, column: position.column)
-  }
-
-  static func reason(_ error: Error) -> String {
-    if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    return error.localizedDescription
   }
 }

@@ -36,13 +36,7 @@ public struct Scanner: Sendable {
   }
 
   public func scan(_ request: ScanRequest) throws -> ScanResult {
-    let absolutePaths = request.paths.map(FileDiscovery.absolute)
-    for (given, absolute) in zip(request.paths, absolutePaths) {
-      var info = stat()
-      guard stat(absolute, &info) == 0 else {
-        throw ScanSetupError("path does not exist or cannot be read: \(given)")
-      }
-    }
+    let absolutePaths = try FileDiscovery.existingAbsolutePaths(request.paths)
     let root = FileDiscovery.scanRoot(for: absolutePaths)
     let discovery = FileDiscovery(root: root, excludes: request.excludes)
     let (discovered, discoveryIssues) = discovery.discover(absolutePaths)

@@ -13,8 +13,11 @@ public struct TokenSearch: Sendable {
   private let singleMayMatch: [Bool]
 
   public init(tokens: [String]) {
-    let unique = Array(Set(tokens.filter { !$0.isEmpty })).sorted()
-    self.tokens = unique.map { Array($0.utf8) }
+    self.init(tokens: tokens.map { Array($0.utf8) })
+  }
+
+  public init(tokens: [[UInt8]]) {
+    self.tokens = Array(Set(tokens.filter { !$0.isEmpty })).sorted { $0.lexicographicallyPrecedes($1) }
     var byPrefix = [[Int]](repeating: [], count: 65536)
     var single = [[Int]](repeating: [], count: 256)
     for (index, token) in self.tokens.enumerated() {

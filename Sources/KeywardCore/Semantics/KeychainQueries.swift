@@ -25,8 +25,6 @@ public struct KeychainQuery {
       .map(\.expression).filter(SyntaxFacts.isTrue)
   }
 
-  /// Where to report something about the query as a whole.
-  public var anchor: Syntax { literal.map(Syntax.init) ?? binding?.node ?? writes.first?.node ?? Syntax(operations[0]) }
 }
 
 public enum KeychainOperations {
@@ -34,8 +32,6 @@ public enum KeychainOperations {
   public static let names = [
     "SecItemAdd", "SecItemUpdate", "SecItemCopyMatching", "SecItemDelete", "SecKeyCreateRandomKey",
   ]
-  /// Calls whose status tells whether the item was stored or found.
-  public static let statusReturning = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching", "SecItemDelete"]
 }
 
 extension SemanticModel {

@@ -44,7 +44,7 @@ public struct PolicyEvaluation {
 extension SemanticModel {
   /// `evaluatePolicy(_:localizedReason:reply:)` and its `async` form. `canEvaluatePolicy` is a
   /// preflight check and is not an evaluation.
-  public var policyEvaluations: [PolicyEvaluation] {
+  func findPolicyEvaluations() -> [PolicyEvaluation] {
     index.calls(named: "evaluatePolicy").compactMap { call in
       guard SyntaxFacts.argument(call, labeled: "localizedReason") != nil else { return nil }
       let policy = SyntaxFacts.argument(call, at: 0)

@@ -21,6 +21,9 @@ public final class SemanticModel {
   /// The file's keychain queries, each with all its attributes and the calls that use it.
   public private(set) lazy var keychainQueries: [KeychainQuery] = buildKeychainQueries()
 
+  /// `evaluatePolicy` calls (not `canEvaluatePolicy`), asked for by several rules.
+  public private(set) lazy var policyEvaluations: [PolicyEvaluation] = findPolicyEvaluations()
+
   /// Names that carry an `LAContext` to `kSecUseAuthenticationContext`.
   public private(set) lazy var contextFlow = AuthenticationContextFlow(model: self)
 
