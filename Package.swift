@@ -14,6 +14,7 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .target(
@@ -48,7 +49,10 @@ let package = Package(
     .plugin(name: "KeywardBuildToolPlugin", capability: .buildTool(), dependencies: ["keyward"]),
     .testTarget(
       name: "KeywardTests",
-      dependencies: ["KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI"],
+      dependencies: [
+        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
       exclude: ["Fixtures", "Golden"]
     ),
   ]

@@ -22,9 +22,13 @@ struct ScanOptions: ParsableArguments {
   @Option(help: "Keep results in this folder and rescan only files that changed (or when rules or options change).")
   var cache: String?
 
+  @Option(help: "Give up on a file that takes longer than this many seconds, report it, and go on (0: no limit).")
+  var fileTimeLimit: Double = ScanRequest.defaultFileTimeLimit
+
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give at least one folder or source file to scan") }
     guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
+    guard fileTimeLimit >= 0 else { throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds") }
   }
 
   /// Loads the configuration, applies the options over it, and scans.
@@ -34,6 +38,7 @@ struct ScanOptions: ParsableArguments {
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
+    request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
       let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)

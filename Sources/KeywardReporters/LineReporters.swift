@@ -80,6 +80,13 @@ public struct CSVReporter: Reporter {
         finding.suppression.map { $0.kind.rawValue } ?? "",
       ])
     }
+    // Files that could not be scanned completely are rows too, so a spreadsheet shows the gaps.
+    for issue in result.errors {
+      rows.append([
+        "error", "", "keyward.scan-error.\(issue.kind.rawValue)", issue.path, issue.line.map(String.init) ?? "",
+        issue.column.map(String.init) ?? "", issue.message, "", "",
+      ])
+    }
     return rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
   }
 

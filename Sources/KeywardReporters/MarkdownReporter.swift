@@ -33,6 +33,14 @@ public struct MarkdownReporter: Reporter {
       }
       out += "\n"
     }
+    if !result.errors.isEmpty {
+      out += "### Not scanned completely\n\n"
+      for issue in result.errors {
+        let position = issue.line.map { ":\($0)" + (issue.column.map { ":\($0)" } ?? "") } ?? ""
+        out += "- **\(issue.path)\(position)** \(Self.escape(issue.message))\n"
+      }
+      out += "\n"
+    }
     let suppressed = result.findings.count - active.count
     var footer: [String] = ["\(result.filesScanned) files scanned"]
     if suppressed > 0 { footer.append("\(suppressed) suppressed") }

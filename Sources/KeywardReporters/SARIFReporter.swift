@@ -162,10 +162,11 @@ public struct SARIFReporter: Reporter {
     return .object(object)
   }
 
-  /// A relative URI reference: each path segment percent-encoded.
-  static func uri(for path: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~!$&'()*+,;=:@")
+  /// A relative URI reference: each path segment percent-encoded, non-ASCII included (RFC 3986
+  /// allows only ASCII; `CharacterSet.alphanumerics` would let "É" through).
+  public static func uri(for path: String) -> String {
+    let allowed = CharacterSet(
+      charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@")
     return path.split(separator: "/", omittingEmptySubsequences: false).map {
       String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
     }.joined(separator: "/")

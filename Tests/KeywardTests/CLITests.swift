@@ -222,11 +222,7 @@ import Testing
   }
 
   @Test func theExecutableReturnsTheSameExitCodes() throws {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-      "keyward")
-    let candidates = [binary.path, Paths.packageRoot.appendingPathComponent(".build/debug/keyward").path]
-    let path = try #require(
-      candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "keyward was not built")
+    let path = try #require(Paths.builtExecutable("keyward"), "keyward was not built")
     func run(_ arguments: [String]) throws -> (Int32, String) {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: path)

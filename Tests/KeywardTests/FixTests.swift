@@ -91,4 +91,52 @@ struct BreakingFixRule: Rule {
     }
     #expect(try String(contentsOf: file, encoding: .utf8) == "changed by someone else\n")
   }
+
+  struct DiskFull: Error {}
+
+  @Test func aWriteInterruptedHalfwayLeavesTheOriginal() throws {
+    let root = Paths.temporaryFolder()
+    let file = try write(Self.weak + "\n", in: root)
+    #expect(throws: DiskFull.self) {
+      try FixApplier.replace(file, expecting: Array((Self.weak + "\n").utf8), with: Array("fixed\n".utf8)) {
+        temporary, contents in
+        try Data(contents.prefix(3)).write(to: temporary)
+        throw DiskFull()
+      }
+    }
+    #expect(try String(contentsOf: file, encoding: .utf8) == Self.weak + "\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["A.swift"])
+  }
+
+  /// The real thing: `keyward fix` killed at random moments leaves each file either as it was or
+  /// completely fixed.
+  @Test func aFixKilledAtAnyMomentLeavesEachFileWholeOrFixed() throws {
+    let keyward = try #require(Paths.builtExecutable("keyward"), "keyward was not built")
+    let original = (0..<400).map { "let q\($0) = [kSecAttrAccessible: kSecAttrAccessibleAlways]\n" }.joined()
+    let fixed = original.replacingOccurrences(
+      of: "kSecAttrAccessibleAlways", with: "kSecAttrAccessibleAfterFirstUnlock")
+    var outcomes: Set<String> = []
+    for attempt in 0..<10 {
+      let root = Paths.temporaryFolder()
+      let files = try (0..<3).map { try write(original, "F\($0).swift", in: root) }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: keyward)
+      process.arguments = ["fix", root.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // The last run is not killed: it shows what a finished fix looks like.
+      if attempt < 9 {
+        Thread.sleep(forTimeInterval: Double(attempt) * 0.2)
+        kill(process.processIdentifier, SIGKILL)
+      }
+      process.waitUntilExit()
+      for file in files {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == original || text == fixed, "attempt \(attempt): \(file.lastPathComponent) damaged")
+        outcomes.insert(text == original ? "original" : "fixed")
+      }
+    }
+    #expect(outcomes == ["original", "fixed"])
+  }
 }

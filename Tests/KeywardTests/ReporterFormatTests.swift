@@ -31,7 +31,8 @@ import Testing
     let text = try CSVReporter().render(Self.result)
     let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     #expect(rows.first == "severity,confidence,rule,path,line,column,message,fingerprint,suppressed")
-    #expect(rows.count == Self.result.findings.count + 1)
+    #expect(rows.count == Self.result.findings.count + Self.result.errors.count + 1)
+    #expect(rows.last?.hasPrefix("error,,keyward.scan-error.") == true)
     #expect(CSVReporter.field("a, \"b\"") == "\"a, \"\"b\"\"\"")
     #expect(CSVReporter.field("plain") == "plain")
   }

@@ -73,6 +73,14 @@ enum Paths {
     packageRoot.appendingPathComponent("Tests/KeywardTests/Fixtures").appendingPathComponent(relative)
   }
 
+  /// A product of this package built beside the test bundle, if it was built.
+  static func builtExecutable(_ name: String) -> String? {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    return [beside.path, packageRoot.appendingPathComponent(".build/debug/\(name)").path].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
   static func temporaryFolder() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("keyward-tests-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

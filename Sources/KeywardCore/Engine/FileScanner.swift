@@ -58,10 +58,10 @@ public struct FileScanner: Sendable {
     }
     let bytes: [UInt8]
     do {
-      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file.absolutePath)))
+      bytes = try FileBytes.read(file.absolutePath)
     } catch {
       return FileOutcome(issues: [
-        ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(FileDiscovery.reason(error))")
+        ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
     guard let cache else { return scan(bytes: bytes, path: path) }

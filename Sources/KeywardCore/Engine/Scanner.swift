@@ -13,6 +13,11 @@ public struct ScanRequest: Sendable {
   public var onlyPaths: Set<String>?
   /// A folder for the outcome cache (`--cache`).
   public var cacheFolder: String?
+  /// Seconds one file may take before it is given up and reported; nil for no limit.
+  public var fileTimeLimit: Double? = ScanRequest.defaultFileTimeLimit
+  public static let defaultFileTimeLimit = 60.0
+  /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
+  var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
 
   public init(
     paths: [String], excludes: [String] = [], jobs: Int = 0, maximumFileSize: Int = FileScanner.defaultMaximumFileSize
@@ -45,6 +50,7 @@ public struct Scanner: Sendable {
       (includes.isEmpty || includes.contains { $0.matches(file.relativePath) })
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
     }
+    request.afterDiscovery?(files)
     let cache = request.cacheFolder.map {
       ScanCache(
         folder: $0,
@@ -56,7 +62,17 @@ public struct Scanner: Sendable {
       return configured
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
-    let outcomes = ParallelWork.map(count: files.count, jobs: request.jobs) { position in
+    let limit = request.fileTimeLimit
+    let outcomes = ParallelWork.map(
+      count: files.count, jobs: request.jobs, timeLimit: limit,
+      onTimeout: { position in
+        let file = files[order[position]]
+        let issue = ScanIssue(
+          path: file.relativePath, kind: .timeLimit,
+          message: "given up: scanning took longer than the \(Self.seconds(limit!))-second limit for one file")
+        return (order[position], FileOutcome(issues: [issue]))
+      }
+    ) { position in
       let index = order[position]
       return (index, scanner.scan(files[index]))
     }
@@ -79,60 +95,9 @@ public struct Scanner: Sendable {
       errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed)
   }
-}
 
-/// Runs work items on a fixed number of threads with large stacks (deeply nested code makes
-/// deep syntax trees, and visitors recurse).
-public enum ParallelWork {
-  public static let stackSize = 64 * 1024 * 1024
-
-  public static func map<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let workers = max(1, min(jobs > 0 ? jobs : ProcessInfo.processInfo.activeProcessorCount, count))
-    let state = SharedState<T>(count: count)
-    let finished = DispatchSemaphore(value: 0)
-    for _ in 0..<workers {
-      let thread = Thread {
-        while let index = state.nextIndex() {
-          state.store(body(index), at: index)
-        }
-        finished.signal()
-      }
-      thread.stackSize = stackSize
-      thread.start()
-    }
-    for _ in 0..<workers { finished.wait() }
-    return state.results()
-  }
-
-  private final class SharedState<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let count: Int
-    private var slots: [T?]
-
-    init(count: Int) {
-      self.count = count
-      self.slots = Array(repeating: nil, count: count)
-    }
-
-    func nextIndex() -> Int? {
-      lock.lock()
-      defer { lock.unlock() }
-      guard next < count else { return nil }
-      next += 1
-      return next - 1
-    }
-
-    func store(_ value: T, at index: Int) {
-      lock.lock()
-      slots[index] = value
-      lock.unlock()
-    }
-
-    func results() -> [T] {
-      lock.lock()
-      defer { lock.unlock() }
-      return slots.map { $0! }
-    }
+  /// "30" rather than "30.0"; fractions as given.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

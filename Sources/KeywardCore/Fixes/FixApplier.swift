@@ -27,7 +27,7 @@ public struct FixApplier: Sendable {
   public func fix(_ file: DiscoveredFile, dryRun: Bool) -> FileFix {
     let path = file.relativePath
     let url = URL(fileURLWithPath: file.absolutePath)
-    guard let original = try? [UInt8](Data(contentsOf: url)) else {
+    guard let original = try? FileBytes.read(url.path) else {
       return FileFix(path: path, status: .skipped(reason: "cannot be read"), diff: "")
     }
     let outcome = scanner.scan(bytes: original, path: path)
@@ -60,16 +60,20 @@ public struct FixApplier: Sendable {
 
   /// Writes `contents` to a temporary file beside `url` with its permissions, then renames it
   /// over `url` if the file still holds `expected`.
-  public static func replace(_ url: URL, expecting expected: [UInt8], with contents: [UInt8]) throws {
+  /// `writeTemporary` is replaceable so tests can interrupt the write.
+  public static func replace(
+    _ url: URL, expecting expected: [UInt8], with contents: [UInt8],
+    writeTemporary: (URL, [UInt8]) throws -> Void = { try Data($1).write(to: $0) }
+  ) throws {
     let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
       ".\(url.lastPathComponent).keyward-\(UUID().uuidString)")
-    try Data(contents).write(to: temporary)
     defer { try? FileManager.default.removeItem(at: temporary) }
+    try writeTemporary(temporary, contents)
     if let permissions = attributes[.posixPermissions] {
       try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
     }
-    guard let current = try? [UInt8](Data(contentsOf: url)), current == expected else {
+    guard let current = try? FileBytes.read(url.path), current == expected else {
       throw FixError(reason: "left alone: the file changed while it was being fixed")
     }
     guard rename(temporary.path, url.path) == 0 else {

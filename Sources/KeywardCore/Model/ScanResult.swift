@@ -1,7 +1,7 @@
 /// A file that could not be scanned completely, and why.
 public struct ScanIssue: Codable, Sendable, Hashable {
   public enum Kind: String, Codable, Sendable {
-    case unreadable, binary, encoding, tooLarge = "too-large", parse
+    case unreadable, binary, encoding, tooLarge = "too-large", parse, timeLimit = "time-limit"
   }
 
   public var path: String
