@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
   ],
   targets: [
     .target(
@@ -26,12 +27,16 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]
     ),
-    .target(name: "KeywardRules", dependencies: ["KeywardCore"]),
+    .target(name: "KeywardRules", dependencies: ["KeywardCore", "KeywardBinary"]),
+    // Built apps (.ipa, .app, Mach-O): the reader and the binary.* rules.
+    .target(
+      name: "KeywardBinary",
+      dependencies: ["KeywardCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     .target(name: "KeywardReporters", dependencies: ["KeywardCore"]),
     .target(
       name: "KeywardCLI",
       dependencies: [
-        "KeywardCore", "KeywardRules", "KeywardReporters",
+        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardBinary",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -50,7 +55,7 @@ let package = Package(
     .testTarget(
       name: "KeywardTests",
       dependencies: [
-        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI",
+        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI", "KeywardBinary",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["Fixtures", "Golden"]

@@ -30,7 +30,8 @@ struct FixCommand: KeywardCommand {
     let applier = FixApplier(scanner: scanner)
     var fixedFiles = 0
     var fixedCount = 0
-    for file in files {
+    // Built apps have nothing to fix in place.
+    for file in files where file.kind == .source {
       let result = applier.fix(file, dryRun: dryRun)
       switch result.status {
       case .fixed(let count):

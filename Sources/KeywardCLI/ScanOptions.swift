@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeywardBinary
 import KeywardCore
 import KeywardRules
 
@@ -34,7 +35,9 @@ struct ScanOptions: ParsableArguments {
   /// Loads the configuration, applies the options over it, and scans.
   func scan(_ io: inout CommandOutput) throws -> (ScanResult, Configuration) {
     let configuration = try configurationOptions.load(&io, scanning: paths[0])
-    let scanner = Scanner(rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers)
+    let scanner = Scanner(
+      rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
+      binaryAnalyzer: AppAnalyzer())
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache

@@ -25,6 +25,7 @@ public struct JSONReporter: Reporter {
       // Each finding is printed as soon as it is built, so large reports never hold two copies.
       "findings": .array(result.findings.map { .raw(Self.json($0).rendered(indent: 4)) }),
       "errors": .array(result.errors.map(Self.json)),
+      "binaries": .array(result.binaries.map(Self.json)),
     ]
     return JSONValue.object(report).rendered()
   }
@@ -60,7 +61,36 @@ public struct JSONReporter: Reporter {
   }
 
   static func json(_ location: SourceLocation) -> JSONValue {
-    .object(["path": .string(location.path), "start": json(location.start), "end": json(location.end)])
+    var object: [String: JSONValue] = [
+      "path": .string(location.path), "start": json(location.start), "end": json(location.end),
+    ]
+    if let site = location.binary {
+      object["binary"] = .object([
+        "file": .string(site.file), "architecture": site.architecture.map(JSONValue.string) ?? .null,
+        "address": site.address.map { .string("0x" + String($0, radix: 16)) } ?? .null,
+      ])
+    }
+    return .object(object)
+  }
+
+  static func json(_ binary: BinarySummary) -> JSONValue {
+    .object([
+      "path": .string(binary.path),
+      "bundleIdentifier": binary.bundleIdentifier.map(JSONValue.string) ?? .null,
+      "files": .array(
+        binary.files.map { file in
+          .object([
+            "path": .string(file.path),
+            "architectures": .array(
+              file.architectures.map { architecture in
+                .object([
+                  "name": .string(architecture.name), "encrypted": .bool(architecture.encrypted),
+                  "linkedLibraries": .array(architecture.linkedLibraries.map(JSONValue.string)),
+                ])
+              }),
+          ])
+        }),
+    ])
   }
 
   static func json(_ position: SourcePosition) -> JSONValue {

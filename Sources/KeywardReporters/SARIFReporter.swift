@@ -134,6 +134,18 @@ public struct SARIFReporter: Reporter {
   }
 
   static func physicalLocation(_ location: SourceLocation, snippet: String?) -> JSONValue {
+    if let site = location.binary {
+      // A built app: the Mach-O file inside the scanned bundle, its byte offset and the address.
+      let path = site.file.isEmpty ? location.path : location.path + "/" + site.file
+      var object: [String: JSONValue] = [
+        "artifactLocation": artifactLocation(path),
+        "region": .object(["byteOffset": .int(location.start.offset), "byteLength": .int(0)]),
+      ]
+      if let address = site.address, address <= UInt64(Int.max) {
+        object["address"] = .object(["absoluteAddress": .int(Int(address))])
+      }
+      return .object(object)
+    }
     var region: [String: JSONValue] = [
       "startLine": .int(location.start.line),
       "startColumn": .int(location.start.utf16Column),

@@ -19,11 +19,18 @@ public struct TextReporter: Reporter {
       out += "\(place): \(paint("error", .red)): \(issue.message)\n"
     }
     if !result.errors.isEmpty { out += "\n" }
+    out += Self.binaries(result.binaries)
     out += summary(result) + "\n"
     return out
   }
 
   func render(_ finding: Finding) -> String {
+    if let site = finding.location.binary {
+      // A built app has no lines: name the Mach-O file, architecture and address instead.
+      let place = site.description.isEmpty ? finding.location.path : "\(finding.location.path): \(site.description)"
+      return "\(place): \(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
+        + paint("[\(finding.ruleId)]", .dim) + "\n"
+    }
     let start = finding.location.start
     var out = "\(finding.location.path):\(start.line):\(start.column): "
     out += "\(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
@@ -53,6 +60,23 @@ public struct TextReporter: Reporter {
     let marked = String(decoding: line[startColumn..<endColumn], as: UTF8.self)
     let indent = String(before.map { $0 == "\t" ? "\t" : " " })
     return indent + "^" + String(repeating: "~", count: max(marked.count - 1, 0))
+  }
+
+  /// The `otool -L` view of each built app scanned.
+  static func binaries(_ binaries: [BinarySummary]) -> String {
+    var out = ""
+    for binary in binaries {
+      out += "\(binary.path)\(binary.bundleIdentifier.map { " (\($0))" } ?? ""):\n"
+      for file in binary.files {
+        for architecture in file.architectures {
+          let name = file.path.isEmpty ? binary.path : file.path
+          out += "  \(name) [\(architecture.name)\(architecture.encrypted ? ", encrypted" : "")] links:\n"
+          out += architecture.linkedLibraries.map { "    \($0)\n" }.joined()
+        }
+      }
+      out += "\n"
+    }
+    return out
   }
 
   func summary(_ result: ScanResult) -> String {

@@ -119,7 +119,7 @@ import Testing
       for statement in tree.statements {
         guard let structDecl = statement.item.as(StructDeclSyntax.self),
           structDecl.inheritanceClause?.inheritedTypes.contains(where: {
-            ["Rule", "SuppressionRule"].contains($0.type.trimmedDescription)
+            ["Rule", "SuppressionRule", "BinaryRule"].contains($0.type.trimmedDescription)
           }) == true
         else { continue }
         declared.insert(structDecl.name.text)

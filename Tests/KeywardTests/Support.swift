@@ -15,7 +15,8 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
   var rule: any Rule.Type { RuleCatalog.standard.rule(withID: ruleID)! }
 
   static func all(_ kind: String) -> [ExampleCase] {
-    allRules.flatMap { rule in
+    // Binary rules' examples are fixture apps; BinaryTests runs them.
+    allRules.filter { $0.language != .binary }.flatMap { rule in
       let examples = kind == "flagged" ? rule.examples.flagged : rule.examples.clean
       return examples.enumerated().map {
         ExampleCase(ruleID: rule.metadata.id, kind: kind, number: $0.offset + 1, example: $0.element)
@@ -48,6 +49,8 @@ enum Scan {
         "@\"" + line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\\n\""
       }
       return "NSString *text =\n" + lines.joined(separator: "\n") + ";\n"
+    case .binary:
+      preconditionFailure("binary rules have no source examples")
     }
   }
 

@@ -1,11 +1,17 @@
 import Foundation
 
 public struct DiscoveredFile: Sendable, Hashable {
-  public init(absolutePath: String, relativePath: String, size: Int) {
+  public enum Kind: Sendable, Hashable { case source, binary }
+
+  public init(absolutePath: String, relativePath: String, size: Int, kind: Kind = .source) {
     self.absolutePath = absolutePath
     self.relativePath = relativePath
     self.size = size
+    self.kind = kind
   }
+
+  /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
+  public var kind: Kind
 
   public var absolutePath: String
   /// Relative to the scan root, with `/` separators.
@@ -116,6 +122,10 @@ public struct FileDiscovery {
         if isFolder && FileDiscovery.skippedFolders.contains(name) { return }
         if discovery.isExcluded(relative) { return }
       }
+      if isFolder && explicitlyNamed && BinaryTarget.isBundleFolder(path) {
+        files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: 0, kind: .binary))
+        return
+      }
       if isFolder {
         // A folder reached twice through links is a loop or a duplicate; scan it once.
         guard seenFolders.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
@@ -133,11 +143,16 @@ public struct FileDiscovery {
         return
       }
       let fileExtension = (path as NSString).pathExtension
+      if explicitlyNamed && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
+        files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
+        return
+      }
       guard FileDiscovery.sourceExtensions.contains(fileExtension) else {
         if explicitlyNamed {
           issues.append(
             ScanIssue(
-              path: relative, kind: .unreadable, message: "not a source file Keyward reads (.swift, .m, .mm, .h)"))
+              path: relative, kind: .unreadable,
+              message: "not a file Keyward reads (.swift, .m, .mm, .h source; .ipa, .app or Mach-O app)"))
         }
         return
       }

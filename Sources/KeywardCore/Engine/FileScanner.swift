@@ -8,6 +8,17 @@ public struct FileOutcome: Sendable, Codable {
   public var findings: [Finding] = []
   public var issues: [ScanIssue] = []
   public var parsed = false
+  /// For a built app: what it links and contains.
+  public var binaries: [BinarySummary] = []
+
+  public init(
+    findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = []
+  ) {
+    self.findings = findings
+    self.issues = issues
+    self.parsed = parsed
+    self.binaries = binaries
+  }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
@@ -27,6 +38,8 @@ public struct FileScanner: Sendable {
   let markerToken: Int
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
+  /// Reads built apps; without one, they are reported as not scanned.
+  public var binaryAnalyzer: (any BinaryAnalyzer)?
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
@@ -49,6 +62,14 @@ public struct FileScanner: Sendable {
 
   public func scan(_ file: DiscoveredFile) -> FileOutcome {
     let path = file.relativePath
+    if file.kind == .binary {
+      guard let binaryAnalyzer else {
+        return FileOutcome(issues: [
+          ScanIssue(path: path, kind: .unreadable, message: "built apps cannot be read by this build of Keyward")
+        ])
+      }
+      return binaryAnalyzer.analyze(file, rules: rules)
+    }
     guard file.size <= maximumFileSize else {
       return FileOutcome(issues: [
         ScanIssue(

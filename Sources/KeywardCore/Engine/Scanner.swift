@@ -34,10 +34,15 @@ public struct ScanRequest: Sendable {
 public struct Scanner: Sendable {
   public let rules: [ConfiguredRule]
   public let wrappers: [WrapperMapping]
+  public let binaryAnalyzer: (any BinaryAnalyzer)?
 
-  public init(rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn) {
+  public init(
+    rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
+    binaryAnalyzer: (any BinaryAnalyzer)? = nil
+  ) {
     self.rules = rules
     self.wrappers = wrappers
+    self.binaryAnalyzer = binaryAnalyzer
   }
 
   public func scan(_ request: ScanRequest) throws -> ScanResult {
@@ -59,6 +64,7 @@ public struct Scanner: Sendable {
     let scanner = {
       var configured = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
       configured.cache = cache
+      configured.binaryAnalyzer = binaryAnalyzer
       return configured
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
@@ -79,9 +85,11 @@ public struct Scanner: Sendable {
     var findings: [Finding] = []
     var issues = discoveryIssues
     var parsed = 0
+    var binaries: [BinarySummary] = []
     for (_, outcome) in outcomes.sorted(by: { $0.0 < $1.0 }) {
       findings += outcome.findings
       issues += outcome.issues
+      binaries += outcome.binaries
       parsed += outcome.parsed ? 1 : 0
     }
     var warnings = cache?.warnings ?? []
@@ -93,7 +101,7 @@ public struct Scanner: Sendable {
     return ScanResult(
       root: root, warnings: warnings, findings: findings.sorted(by: Finding.reportOrder),
       errors: issues.sorted(by: ScanIssue.reportOrder),
-      rules: rules, filesScanned: files.count, filesParsed: parsed)
+      rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries)
   }
 
   /// "30" rather than "30.0"; fractions as given.

@@ -18,15 +18,19 @@ public struct SourcePosition: Codable, Sendable, Hashable, Comparable {
 }
 
 /// A range in a file whose `path` is relative to the scan root and uses `/` separators.
+/// In a built app, `path` is the scanned `.ipa`, `.app` or Mach-O file, `binary` says where
+/// inside it, and `start`/`end` are line 1, column 1 with the byte offset in that Mach-O file.
 public struct SourceLocation: Codable, Sendable, Hashable {
   public var path: String
   public var start: SourcePosition
   public var end: SourcePosition
+  public var binary: BinarySite?
 
-  public init(path: String, start: SourcePosition, end: SourcePosition) {
+  public init(path: String, start: SourcePosition, end: SourcePosition, binary: BinarySite? = nil) {
     self.path = path
     self.start = start
     self.end = end
+    self.binary = binary
   }
 }
 

@@ -47,11 +47,14 @@ public struct ScanResult: Sendable {
   public var filesParsed: Int
   /// Problems that do not change the result (a cache that could not be used), for stderr.
   public var warnings: [String]
+  /// The built apps scanned, in path order.
+  public var binaries: [BinarySummary]
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
-    filesScanned: Int, filesParsed: Int
+    filesScanned: Int, filesParsed: Int, binaries: [BinarySummary] = []
   ) {
+    self.binaries = binaries
     self.root = root
     self.warnings = warnings
     self.findings = findings

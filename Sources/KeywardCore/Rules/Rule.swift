@@ -21,7 +21,8 @@ public protocol Rule: Sendable {
 
 /// The languages Keyward reads, by file extension.
 public enum SourceLanguage: String, Sendable, CaseIterable {
-  case swift, objectiveC
+  /// `binary` rules read built apps (Mach-O), not source; the source scanner never runs them.
+  case swift, objectiveC, binary
 
   public init?(pathExtension: String) {
     switch pathExtension {
@@ -32,7 +33,13 @@ public enum SourceLanguage: String, Sendable, CaseIterable {
   }
 
   /// The extension examples of this language are scanned under.
-  public var exampleExtension: String { self == .swift ? "swift" : "m" }
+  public var exampleExtension: String {
+    switch self {
+    case .swift: "swift"
+    case .objectiveC: "m"
+    case .binary: "macho"
+    }
+  }
 }
 
 extension Rule {

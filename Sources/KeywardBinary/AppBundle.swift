@@ -1,0 +1,215 @@
+import Foundation
+import KeywardCore
+import ZIPFoundation
+
+/// One Mach-O file of an app: its path inside the scanned bundle and its images.
+public struct MachOEntry: Sendable {
+  /// Relative to the scanned path ("Payload/App.app/App"); empty when a bare Mach-O was scanned.
+  public var path: String
+  public var images: [MachOImage]
+}
+
+/// A built app as the binary rules see it: every Mach-O file (main executable first, then
+/// frameworks, libraries and extensions) and the main Info.plist.
+public struct AppBinary: Sendable {
+  public var files: [MachOEntry] = []
+  /// The main Info.plist's keys and string values; nil when there is none (a bare Mach-O).
+  public var infoPlist: [String: String]?
+  /// Where the main Info.plist is, for findings about it.
+  public var infoPlistPath: String?
+  /// Files that could not be read, with why (the rest of the app is still analysed).
+  public var problems: [(path: String, message: String)] = []
+
+  public var allImages: [(file: MachOEntry, image: MachOImage)] {
+    files.flatMap { file in file.images.map { (file, $0) } }
+  }
+
+  /// Whether any image imports `symbol`.
+  public func imports(_ symbol: String) -> Bool {
+    allImages.contains { $0.image.importedSymbols.contains(symbol) }
+  }
+
+  /// Whether any image links a library whose path contains `name`.
+  public func links(_ name: String) -> Bool {
+    allImages.contains { $0.image.libraries.contains { $0.path.contains(name) } }
+  }
+}
+
+/// Reads an app from a `.app` folder, an `.ipa` archive or a Mach-O file, in memory, within
+/// bounds: no entry is written to disk, entries with `..` or absolute paths are refused (zip
+/// slip), and no file or archive may expand beyond the limits (zip bombs).
+public struct AppLoader: Sendable {
+  public var maximumEntrySize = 512 * 1024 * 1024
+  public var maximumTotalSize = 2 * 1024 * 1024 * 1024
+  public var maximumArchiveSize = 4 * 1024 * 1024 * 1024
+
+  public init() {}
+
+  public func load(_ file: DiscoveredFile) throws(BinaryFormatError) -> AppBinary {
+    var isFolder: ObjCBool = false
+    FileManager.default.fileExists(atPath: file.absolutePath, isDirectory: &isFolder)
+    if isFolder.boolValue { return load(FolderSource(root: file.absolutePath), bundle: "") }
+    if BinaryTarget.isArchive(file.absolutePath) {
+      guard file.size <= maximumArchiveSize else {
+        throw BinaryFormatError("\(file.size) bytes is over the \(maximumArchiveSize)-byte limit for an archive")
+      }
+      let source = try ArchiveSource(path: file.absolutePath, loader: self)
+      guard let bundle = source.payloadBundle() else {
+        throw BinaryFormatError("no Payload/NAME.app folder in the archive: not an iOS app archive")
+      }
+      var app = load(source, bundle: bundle)
+      app.problems += source.problems
+      return app
+    }
+    guard file.size <= maximumEntrySize else {
+      throw BinaryFormatError("\(file.size) bytes is over the \(maximumEntrySize)-byte limit for one Mach-O file")
+    }
+    let bytes: [UInt8]
+    do { bytes = try FileBytes.read(file.absolutePath) } catch { throw BinaryFormatError("cannot read: \(error)") }
+    return AppBinary(files: [MachOEntry(path: "", images: try MachOFile.images(bytes))])
+  }
+
+  /// The bundle at `bundle` (a folder path inside `source`, "" for its root).
+  func load(_ source: some BundleSource, bundle: String) -> AppBinary {
+    var app = AppBinary()
+    let prefix = bundle.isEmpty ? "" : bundle + "/"
+    var executables: [String] = []
+    if let info = source.read(prefix + "Info.plist").flatMap(Self.plistStrings) {
+      app.infoPlist = info
+      app.infoPlistPath = prefix + "Info.plist"
+      if let name = info["CFBundleExecutable"] { executables.append(prefix + name) }
+    } else {
+      app.problems.append((prefix + "Info.plist", "missing or not a property list; looked for the executable by name"))
+      let name = ((bundle.isEmpty ? source.name : bundle) as NSString).lastPathComponent
+      executables.append(prefix + (name as NSString).deletingPathExtension)
+    }
+    // Embedded frameworks, libraries and app extensions carry code too.
+    for folder in ["Frameworks", "PlugIns", "Extensions"] {
+      for entry in source.list(prefix + folder) {
+        let path = prefix + folder + "/" + entry
+        if entry.hasSuffix(".dylib") {
+          executables.append(path)
+        } else if entry.hasSuffix(".framework") || entry.hasSuffix(".appex") {
+          let info = source.read(path + "/Info.plist").flatMap(Self.plistStrings)
+          let name = info?["CFBundleExecutable"] ?? (entry as NSString).deletingPathExtension
+          executables.append(path + "/" + name)
+        }
+      }
+    }
+    for path in executables {
+      guard let bytes = source.read(path) else {
+        app.problems.append((path, "missing or unreadable"))
+        continue
+      }
+      do {
+        app.files.append(MachOEntry(path: path, images: try MachOFile.images(bytes)))
+      } catch {
+        app.problems.append((path, error.description))
+      }
+    }
+    return app
+  }
+
+  /// String values of a property list's top level (XML or binary); other values appear as "".
+  static func plistStrings(_ bytes: [UInt8]) -> [String: String]? {
+    guard
+      let object = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil),
+      let dictionary = object as? [String: Any]
+    else { return nil }
+    return dictionary.mapValues { $0 as? String ?? "" }
+  }
+}
+
+/// Files of a bundle, from a folder or an archive.
+protocol BundleSource {
+  var name: String { get }
+  func read(_ path: String) -> [UInt8]?
+  /// The names in a folder, sorted.
+  func list(_ folder: String) -> [String]
+}
+
+struct FolderSource: BundleSource {
+  let root: String
+  var name: String { root }
+
+  func read(_ path: String) -> [UInt8]? {
+    try? FileBytes.read((root as NSString).appendingPathComponent(path))
+  }
+
+  func list(_ folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: (root as NSString).appendingPathComponent(folder))) ?? [])
+      .sorted()
+  }
+}
+
+/// An `.ipa` read in memory. Entries are looked up by normalised path; unsafe ones are refused.
+final class ArchiveSource: BundleSource {
+  let name: String
+  private let archive: Archive
+  private var entries: [String: Entry] = [:]
+  private var extracted = 0
+  private let loader: AppLoader
+  private(set) var problems: [(path: String, message: String)] = []
+
+  init(path: String, loader: AppLoader) throws(BinaryFormatError) {
+    self.name = path
+    self.loader = loader
+    do {
+      archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    } catch {
+      throw BinaryFormatError("not a readable zip archive (\(error))")
+    }
+    for entry in archive where entry.type == .file {
+      let path = entry.path
+      let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+      guard !path.hasPrefix("/"), !parts.contains(".."), !path.contains("\\") else {
+        problems.append((path, "refused: the entry's path leaves the archive"))
+        continue
+      }
+      entries[path] = entry
+    }
+  }
+
+  /// `Payload/NAME.app`, the one app an `.ipa` holds.
+  func payloadBundle() -> String? {
+    let bundles = Set(
+      entries.keys.compactMap { path -> String? in
+        let parts = path.split(separator: "/")
+        guard parts.count >= 3, parts[0] == "Payload", parts[1].hasSuffix(".app") else { return nil }
+        return "Payload/" + parts[1]
+      })
+    return bundles.sorted().first
+  }
+
+  func read(_ path: String) -> [UInt8]? {
+    guard let entry = entries[path] else { return nil }
+    guard entry.uncompressedSize <= UInt64(loader.maximumEntrySize) else {
+      problems.append((path, "skipped: expands to \(entry.uncompressedSize) bytes, over the limit"))
+      return nil
+    }
+    var bytes: [UInt8] = []
+    let budget = min(loader.maximumEntrySize, loader.maximumTotalSize - extracted)
+    do {
+      // The header's size may lie; the consumer counts what really comes out.
+      _ = try archive.extract(entry, skipCRC32: false) { chunk in
+        guard bytes.count + chunk.count <= budget else { throw BinaryFormatError("expands beyond the limit") }
+        bytes.append(contentsOf: chunk)
+      }
+    } catch {
+      problems.append((path, "cannot extract: \(error)"))
+      return nil
+    }
+    extracted += bytes.count
+    return bytes
+  }
+
+  func list(_ folder: String) -> [String] {
+    let prefix = folder + "/"
+    return Set(
+      entries.keys.compactMap { path -> String? in
+        guard path.hasPrefix(prefix) else { return nil }
+        return path.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
+      }
+    ).sorted()
+  }
+}

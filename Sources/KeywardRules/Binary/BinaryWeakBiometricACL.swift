@@ -1,0 +1,72 @@
+import KeywardBinary
+import KeywardCore
+
+/// Flags `SecAccessControlCreateWithFlags` calls whose constant flags accept biometrics enrolled
+/// later, recovered from arm64 instructions.
+public struct BinaryWeakBiometricACL: BinaryRule {
+  public static let metadata = RuleMetadata(
+    id: "binary.weak_biometric_acl",
+    title: "Weak biometric access control flags (in the binary)",
+    severity: .high, confidence: .high, resource: "Authentication", language: "Mach-O",
+    tags: ["CWE:287", "CWE:305", "MASWE:0014", "OWASP:2021:A07", "MASVS-AUTH-2", "MASTG-TEST-0270"],
+    description: """
+      For each arm64 call to `SecAccessControlCreateWithFlags`, Keyward recovers the flags \
+      argument (`x2`) from the instructions before the call (`mov`, `movk`, `orr`, register \
+      copies) and decodes it into `SecAccessControlCreateFlags` names, with the protection class \
+      (`x1`) when it is loaded from an imported constant (MASTG-DEMO-0043/0045's check). Flags in \
+      `weakBiometricFlags` are reported, as by `swift.weak_biometric_acl`. Flags computed at run \
+      time cannot be recovered and are not reported.
+      """,
+    rationale: """
+      `biometryAny` accepts any finger or face enrolled on the device, including one added after \
+      the item was stored by someone who learned the passcode; `userPresence` also accepts the \
+      passcode itself.
+      """,
+    vulnerableExample: """
+      mov  w2, #0x2        ; kSecAccessControlBiometryAny
+      bl   _SecAccessControlCreateWithFlags
+      """,
+    remediation: """
+      Use `kSecAccessControlBiometryCurrentSet` (`.biometryCurrentSet`): enrolling a new finger or \
+      face then invalidates the item.
+      """,
+    fixedExample: """
+      mov  w2, #0x8        ; kSecAccessControlBiometryCurrentSet
+      bl   _SecAccessControlCreateWithFlags
+      """,
+    references: [
+      Reference("CWE-287: Improper Authentication", url: "https://cwe.mitre.org/data/definitions/287.html"),
+      Reference("OWASP MASTG-TEST-0270: References to APIs Detecting Biometric Enrollment Changes"),
+    ])
+
+  public static let options = [
+    OptionSpec(
+      key: "weakBiometricFlags", summary: "Flags reported when they appear in a recovered flags value.",
+      defaultValue: .strings(["biometryAny", "touchIDAny", "userPresence"]), allowedValues: AccessControlFlag.names)
+  ]
+
+  public static let examples = RuleExamples(flagged: ["VaultMixed"], clean: ["VaultSecure.ipa", "VaultLegacy.app"])
+
+  public static func check(binary context: BinaryContext) {
+    let weak = Set(context.options.strings("weakBiometricFlags").flatMap(AccessControlFlag.sameBit))
+    for file in context.app.files {
+      for image in file.images {
+        for call in ARM64Calls.calls(to: "_SecAccessControlCreateWithFlags", in: image, arguments: 3) {
+          guard case .constant(let raw) = call.arguments[2] else { continue }
+          let flags = AccessControlFlag.decode(raw)
+          let weakFlags = flags.filter { weak.contains($0.name) }
+          guard !weakFlags.isEmpty else { continue }
+          var protection = ""
+          if case .symbolValue(let symbol) = call.arguments[1] { protection = " for `\(symbol.dropFirst())`" }
+          let names = flags.map(\.name).joined(separator: " | ")
+          context.report(
+            BinarySite(file: file.path, architecture: image.architecture, address: call.address),
+            fileOffset: call.fileOffset,
+            message:
+              "`SecAccessControlCreateWithFlags` is called with flags 0x\(String(raw, radix: 16)) (\(names))\(protection): `\(weakFlags[0].name)` accepts biometrics enrolled after the item was stored. Use `biometryCurrentSet`."
+          )
+        }
+      }
+    }
+  }
+}

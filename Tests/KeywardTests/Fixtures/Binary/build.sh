@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Rebuilds the binary fixtures from src/ without Apple's tools: the Swift toolchain's clang
+# compiles for iOS, Debian's lld-16 links (apt-get install lld-16), Python writes the universal
+# header, the plists and the .ipa. The outputs are committed so tests need no linker.
+set -euo pipefail
+cd "$(dirname "$0")"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+stubs="-L src/stubs -lSecurity -lLocalAuthentication -lCoreFoundation -lobjc -lSystem"
+
+compile() { # target source object
+  clang -target "$1" -O1 -fobjc-arc -c "$2" -o "$3"
+}
+link() { # arch platform output objects... (extra flags before objects)
+  local arch=$1 platform=$2 output=$3
+  shift 3
+  ld64.lld-16 -arch "$arch" -platform_version "$platform" 15.0 15.0 $stubs "$@" -o "$output"
+}
+# ld64.lld reads `-lNAME` as libNAME.tbd; give the stubs those names.
+for stub in Security LocalAuthentication CoreFoundation; do cp "src/stubs/$stub.tbd" "src/stubs/lib$stub.tbd"; done
+trap 'rm -rf "$work" src/stubs/libSecurity.tbd src/stubs/libLocalAuthentication.tbd src/stubs/libCoreFoundation.tbd' EXIT
+
+# VaultLegacy.app: universal executable, XML Info.plist without NSFaceIDUsageDescription,
+# and an embedded framework.
+compile arm64-apple-ios15.0 src/EventBound.m "$work/legacy-arm64.o"
+compile x86_64-apple-ios15.0-simulator src/EventBound.m "$work/legacy-x86_64.o"
+link arm64 ios "$work/legacy-arm64" "$work/legacy-arm64.o"
+link x86_64 ios-simulator "$work/legacy-x86_64" "$work/legacy-x86_64.o"
+rm -rf VaultLegacy.app
+mkdir -p VaultLegacy.app/Frameworks/VaultKit.framework
+python3 src/universal.py VaultLegacy.app/VaultLegacy "$work/legacy-arm64" "$work/legacy-x86_64"
+python3 src/plist.py VaultLegacy.app/Info.plist xml VaultLegacy
+compile arm64-apple-ios15.0 src/VaultKit.c "$work/kit.o"
+ld64.lld-16 -arch arm64 -platform_version ios 15.0 15.0 -dylib \
+  -install_name @rpath/VaultKit.framework/VaultKit $stubs "$work/kit.o" \
+  -o VaultLegacy.app/Frameworks/VaultKit.framework/VaultKit
+python3 src/plist.py VaultLegacy.app/Frameworks/VaultKit.framework/Info.plist xml VaultKit
+
+# VaultMixed: a bare thin arm64 executable.
+compile arm64-apple-ios15.0 src/WeakACL.m "$work/mixed.o"
+link arm64 ios VaultMixed "$work/mixed.o"
+
+# VaultSecure.ipa: Payload/VaultSecure.app with a binary Info.plist that has the Face ID reason.
+compile arm64-apple-ios15.0 src/KeychainBound.m "$work/secure.o"
+mkdir -p "$work/ipa/Payload/VaultSecure.app"
+link arm64 ios "$work/ipa/Payload/VaultSecure.app/VaultSecure" "$work/secure.o"
+python3 src/plist.py "$work/ipa/Payload/VaultSecure.app/Info.plist" binary VaultSecure \
+  "Unlock your vault with Face ID"
+rm -f VaultSecure.ipa
+(cd "$work/ipa" && python3 -c '
+import os, zipfile
+with zipfile.ZipFile("out.ipa", "w", zipfile.ZIP_DEFLATED) as archive:
+    for folder, _, names in sorted(os.walk("Payload")):
+        for name in sorted(names):
+            archive.write(os.path.join(folder, name))
+')
+mv "$work/ipa/out.ipa" VaultSecure.ipa
+ls -l VaultMixed VaultSecure.ipa VaultLegacy.app/VaultLegacy VaultLegacy.app/Frameworks/VaultKit.framework/VaultKit
