@@ -18,8 +18,8 @@ public enum RuleDocumentation {
     lines.append("| Tags | \(metadata.tags.joined(separator: ", ")) |")
     lines.append("")
     lines += section("Description", [metadata.description])
-    lines += section("Rationale", [metadata.rationale, ""] + fenced(metadata.vulnerableExample))
-    lines += section("Remediation", [metadata.remediation, ""] + fenced(metadata.fixedExample))
+    lines += section("Rationale", [metadata.rationale, ""] + fenced(metadata.vulnerableExample, rule.language))
+    lines += section("Remediation", [metadata.remediation, ""] + fenced(metadata.fixedExample, rule.language))
     lines += section("Configuration", configuration(for: rule))
     lines += section(
       "References",
@@ -61,7 +61,14 @@ public enum RuleDocumentation {
     ["## \(title)", ""] + body + [""]
   }
 
-  private static func fenced(_ code: String) -> [String] {
-    ["```swift", code, "```"]
+  /// Code in the rule's language; binary rules document disassembly and plists as text.
+  private static func fenced(_ code: String, _ language: SourceLanguage) -> [String] {
+    let name =
+      switch language {
+      case .swift: "swift"
+      case .objectiveC: "objectivec"
+      case .binary: "text"
+      }
+    return ["```" + name, code, "```"]
   }
 }
