@@ -79,16 +79,9 @@ public struct AppAnalyzer: BinaryAnalyzer {
   /// Fingerprints from the rule, the path, the Mach-O file, the architecture and the message:
   /// addresses move with every build, so they are left out.
   static func fingerprinted(_ findings: [Finding]) -> [Finding] {
-    var seen: [String: Int] = [:]
-    return findings.map { finding in
-      var finding = finding
+    Fingerprint.assign(findings) { finding in
       let site = finding.location.binary
-      let parts = [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", finding.message]
-      let key = parts.joined(separator: "\u{0}")
-      let occurrence = seen[key, default: 0]
-      seen[key] = occurrence + 1
-      finding.fingerprint = Fingerprint.hash(parts + [String(occurrence)])
-      return finding
+      return [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", finding.message]
     }
   }
 

@@ -35,13 +35,9 @@ struct ByteView {
   }
 
   func u64(_ offset: Int, _ what: String = "a field") throws(BinaryFormatError) -> UInt64 {
-    let low = try u32(offset, what: what)
-    let high = try u32(offset + 4, what: what)
+    let low = try u32(offset, bigEndian: false, what)
+    let high = try u32(offset + 4, bigEndian: false, what)
     return UInt64(high) << 32 | UInt64(low)
-  }
-
-  private func u32(_ offset: Int, what: String) throws(BinaryFormatError) -> UInt32 {
-    try u32(offset, bigEndian: false, what)
   }
 
   func u16(_ offset: Int) throws(BinaryFormatError) -> UInt16 {

@@ -62,17 +62,6 @@ public enum MachOFile {
   static let magic64: UInt32 = 0xFEED_FACF
   static let magic32: UInt32 = 0xFEED_FACE
 
-  /// Whether the bytes start like a Mach-O file (thin or universal).
-  public static func isMachO(_ prefix: [UInt8]) -> Bool {
-    guard prefix.count >= 8 else { return false }
-    let view = ByteView(prefix)
-    guard let little = try? view.u32(0), let big = try? view.u32(0, bigEndian: true) else { return false }
-    if little == magic64 || little == magic32 { return true }
-    // Java class files share the universal magic; their next field is a version, not a count.
-    if big == fatMagic || big == fatMagic64, let count = try? view.u32(4, bigEndian: true) { return count < 32 }
-    return false
-  }
-
   /// Every image in the file: one for a thin file, one per architecture for a universal one.
   public static func images(_ bytes: [UInt8]) throws(BinaryFormatError) -> [MachOImage] {
     let whole = ByteView(bytes)

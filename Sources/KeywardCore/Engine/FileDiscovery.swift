@@ -143,12 +143,14 @@ public struct FileDiscovery {
         return
       }
       let fileExtension = (path as NSString).pathExtension
-      if explicitlyNamed && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
-        files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
-        return
-      }
+      let isRegular = (info.st_mode & S_IFMT) == S_IFREG
       guard FileDiscovery.sourceExtensions.contains(fileExtension) else {
-        if explicitlyNamed {
+        guard explicitlyNamed else { return }
+        // Only files named on the command line are opened to look for a Mach-O header.
+        if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
+          files.append(
+            DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
+        } else {
           issues.append(
             ScanIssue(
               path: relative, kind: .unreadable,
@@ -156,7 +158,7 @@ public struct FileDiscovery {
         }
         return
       }
-      guard (info.st_mode & S_IFMT) == S_IFREG else {
+      guard isRegular else {
         issues.append(ScanIssue(path: relative, kind: .unreadable, message: "not a regular file"))
         return
       }

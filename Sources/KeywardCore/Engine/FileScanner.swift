@@ -193,18 +193,11 @@ public struct FileScanner: Sendable {
   /// Fingerprints from the rule, the path, the finding's line and text without white space, and
   /// the count of identical earlier findings: stable when lines above move.
   static func assigningFingerprints(_ findings: [Finding], text: SourceText) -> [Finding] {
-    var seen: [String: Int] = [:]
-    return findings.map { finding in
-      var finding = finding
+    Fingerprint.assign(findings) { finding in
       let matched = text.text(from: finding.location.start.offset, to: finding.location.end.offset)
-      let parts = [
+      return [
         finding.ruleId, finding.location.path, Fingerprint.normalized(finding.snippet), Fingerprint.normalized(matched),
       ]
-      let key = parts.joined(separator: "\u{0}")
-      let occurrence = seen[key, default: 0]
-      seen[key] = occurrence + 1
-      finding.fingerprint = Fingerprint.hash(parts + [String(occurrence)])
-      return finding
     }
   }
 

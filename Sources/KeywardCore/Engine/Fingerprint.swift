@@ -16,6 +16,20 @@ public enum Fingerprint {
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
+  /// Gives each finding the hash of its identifying `parts` plus how many earlier findings had
+  /// the same parts, so identical twins in one file get distinct, stable fingerprints.
+  public static func assign(_ findings: [Finding], parts: (Finding) -> [String]) -> [Finding] {
+    var seen: [[String]: Int] = [:]
+    return findings.map { finding in
+      var finding = finding
+      let identity = parts(finding)
+      let occurrence = seen[identity, default: 0]
+      seen[identity] = occurrence + 1
+      finding.fingerprint = hash(identity + [String(occurrence)])
+      return finding
+    }
+  }
+
   /// A line's text without white space (ASCII white space, which is all source code indents
   /// with), so re-indentation does not change identities.
   public static func normalized(_ line: String) -> String {
