@@ -37,7 +37,7 @@ struct FixCommand: KeywardCommand {
       case .fixed(let count):
         fixedFiles += 1
         fixedCount += count
-        if dryRun { io.standardOutput += result.diff }
+        if dryRun { io.emit(result.diff) }
       case .skipped(let reason):
         io.warn("\(result.path): \(reason)")
       case .nothingToFix:

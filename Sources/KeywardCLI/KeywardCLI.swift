@@ -17,8 +17,10 @@ public struct KeywardCLI: ParsableCommand {
 
   /// Parses `arguments` (without the program name), runs the command, and returns its exit
   /// status with everything it printed. Usage and configuration errors return 2.
-  public static func run(_ arguments: [String], isTerminal: Bool = false) -> (status: Int32, output: CommandOutput) {
-    var output = CommandOutput(isTerminal: isTerminal)
+  public static func run(
+    _ arguments: [String], isTerminal: Bool = false, streamsStandardOutput: Bool = false
+  ) -> (status: Int32, output: CommandOutput) {
+    var output = CommandOutput(isTerminal: isTerminal, streamsStandardOutput: streamsStandardOutput)
     do {
       let command = try parseAsRoot(arguments)
       guard let runnable = command as? any KeywardCommand else {
@@ -52,7 +54,8 @@ public struct KeywardCLI: ParsableCommand {
 
   /// The executable's entry point.
   public static func runAsMain() -> Never {
-    let (status, output) = run(Array(CommandLine.arguments.dropFirst()), isTerminal: isatty(STDOUT_FILENO) == 1)
+    let (status, output) = run(
+      Array(CommandLine.arguments.dropFirst()), isTerminal: isatty(STDOUT_FILENO) == 1, streamsStandardOutput: true)
     FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
     FileHandle.standardError.write(Data(output.standardError.utf8))
     Foundation.exit(status)

@@ -9,9 +9,24 @@ public struct CommandOutput: Sendable {
   /// Whether standard output is a terminal (colour, when nothing else asks otherwise).
   public var isTerminal = false
 
-  public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+  /// When set, standard output is written to the process's standard output as it is produced
+  /// instead of being collected (the executable: large reports are never held whole).
+  public var streamsStandardOutput = false
 
-  mutating func print(_ text: String) { standardOutput += text.hasSuffix("\n") ? text : text + "\n" }
+  public init(isTerminal: Bool = false, streamsStandardOutput: Bool = false) {
+    self.isTerminal = isTerminal
+    self.streamsStandardOutput = streamsStandardOutput
+  }
+
+  mutating func emit(_ text: String) {
+    if streamsStandardOutput {
+      FileHandle.standardOutput.write(Data(text.utf8))
+    } else {
+      standardOutput += text
+    }
+  }
+
+  mutating func print(_ text: String) { emit(text.hasSuffix("\n") ? text : text + "\n") }
   mutating func warn(_ text: String) { standardError += "keyward: " + (text.hasSuffix("\n") ? text : text + "\n") }
 }
 
@@ -28,7 +43,7 @@ protocol KeywardCommand: ParsableCommand {
 
 extension KeywardCommand {
   func run() throws {
-    var output = CommandOutput(isTerminal: isatty(STDOUT_FILENO) == 1)
+    var output = CommandOutput(isTerminal: isatty(STDOUT_FILENO) == 1, streamsStandardOutput: true)
     let status = try execute(&output)
     FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
     FileHandle.standardError.write(Data(output.standardError.utf8))

@@ -56,17 +56,17 @@ struct ScanCommand: KeywardCommand {
     if let accepted { result.findings = accepted.apply(to: result.findings) }
     let useColor =
       format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    let report = try format.reporter(useColor: useColor).render(result)
+    let reporter = format.reporter(useColor: useColor)
     if let output {
       do {
-        try report.write(toFile: output, atomically: true, encoding: .utf8)
+        try ReportFile.write(to: output) { write in try reporter.write(result, to: write) }
       } catch {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
       io.warn(
         "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
-      io.standardOutput += report
+      try reporter.write(result) { io.emit($0) }
     }
     if let stamp {
       let summary = "// Keyward scanned this target: \(result.activeFindings.count) finding(s).\n"

@@ -8,12 +8,21 @@ public struct JSONReporter: Reporter {
   public init() {}
 
   public func render(_ result: ScanResult) throws -> String {
+    var out = ""
+    write(result) { out += $0 }
+    return out
+  }
+
+  /// The document around the findings is printed whole; the findings are printed in blocks, each
+  /// block's findings on all cores, and handed on as soon as they are printed.
+  public func write(_ result: ScanResult, to output: (String) throws -> Void) rethrows {
     let active = result.activeFindings
     var bySeverity: [String: JSONValue] = [:]
     for severity in Severity.allCases {
       let count = active.filter { $0.severity == severity }.count
       if count > 0 { bySeverity[severity.rawValue] = .int(count) }
     }
+    let marker = "\u{0}findings\u{0}"
     let report: [String: JSONValue] = [
       "version": .int(Self.formatVersion),
       "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
@@ -22,12 +31,31 @@ public struct JSONReporter: Reporter {
         "findings": .int(active.count), "suppressed": .int(result.findings.count - active.count),
         "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
       ]),
-      // Each finding is printed as soon as it is built, so large reports never hold two copies.
-      "findings": .array(result.findings.map { .raw(Self.json($0).rendered(indent: 4)) }),
+      "findings": .raw(marker),
       "errors": .array(result.errors.map(Self.json)),
       "binaries": .array(result.binaries.map(Self.json)),
     ]
-    return JSONValue.object(report).rendered()
+    let document = JSONValue.object(report).rendered()
+    let split = document.range(of: marker)!
+    try output(String(document[..<split.lowerBound]))
+    try Self.writeFindings(result.findings, to: output)
+    try output(String(document[split.upperBound...]))
+  }
+
+  private static func writeFindings(_ findings: [Finding], to output: (String) throws -> Void) rethrows {
+    guard !findings.isEmpty else { return try output("[]") }
+    try output("[\n")
+    let blockSize = 2048
+    for blockStart in stride(from: 0, to: findings.count, by: blockSize) {
+      let block = findings[blockStart..<min(blockStart + blockSize, findings.count)]
+      let printed = ParallelWork.map(count: block.count, jobs: 0) { offset in
+        "    " + json(block[block.startIndex + offset]).rendered(indent: 4)
+      }
+      var text = printed.joined(separator: ",\n")
+      text += block.endIndex == findings.count ? "\n" : ",\n"
+      try output(text)
+    }
+    try output("  ]")
   }
 
   static func json(_ finding: Finding) -> JSONValue {

@@ -3,6 +3,14 @@ import KeywardCore
 /// Turns a scan result into one output format.
 public protocol Reporter {
   func render(_ result: ScanResult) throws -> String
+  /// Hands the report to `output` piece by piece, so a large report is never held whole.
+  func write(_ result: ScanResult, to output: (String) throws -> Void) throws
+}
+
+extension Reporter {
+  public func write(_ result: ScanResult, to output: (String) throws -> Void) throws {
+    try output(try render(result))
+  }
 }
 
 public enum ReportFormat: String, CaseIterable, Sendable {

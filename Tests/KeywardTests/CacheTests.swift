@@ -1,7 +1,8 @@
 import Foundation
 import KeywardCLI
-import KeywardCore
 import Testing
+
+@testable import KeywardCore
 
 /// `--cache DIR`: warm runs reuse results, and a cache can never hide a finding.
 @Suite struct CacheTests {
@@ -20,10 +21,7 @@ import Testing
     #expect(json([root.path, "--cache", cache, "--exclude", "cache"]) == cold)
 
     // The warm run reads the cache: an entry edited by hand shows through...
-    let cacheFile = URL(fileURLWithPath: cache).appendingPathComponent("keyward-cache.json")
-    let stored = try String(contentsOf: cacheFile, encoding: .utf8)
-    try stored.replacingOccurrences(of: "keeps the item unlockable", with: "CACHED").write(
-      to: cacheFile, atomically: true, encoding: .utf8)
+    try Self.markCachedMessages(in: cache)
     #expect(json([root.path, "--cache", cache, "--exclude", "cache"]).contains("CACHED"))
     // ...but a changed file is scanned again.
     try ("// edited\n" + Self.weak).write(to: file, atomically: true, encoding: .utf8)
@@ -33,18 +31,92 @@ import Testing
     #expect(!json([root.path, "--cache", cache, "--exclude", "cache", "--profile", "strict"]).contains("CACHED"))
   }
 
-  @Test(arguments: [
-    "{ not json", "{\"version\": 9, \"ruleset\": \"x\", \"entries\": {}}", "{\"version\": 1, \"entries\": 5}",
-  ])
-  func badCachesAreIgnoredWithAWarning(_ contents: String) throws {
+  /// Damaged files, a cache from a newer Keyward, and a truncated one.
+  static let badCaches: [[UInt8]] = [
+    Array("{ not a cache".utf8),
+    ScanCache.magic + [18],
+    ScanCache.magic + [4],
+  ]
+
+  @Test(arguments: badCaches)
+  func badCachesAreIgnoredWithAWarning(_ contents: [UInt8]) throws {
     let root = Paths.temporaryFolder()
     try Self.weak.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
     let cache = root.appendingPathComponent("cache")
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-    try contents.write(to: cache.appendingPathComponent("keyward-cache.json"), atomically: true, encoding: .utf8)
+    try Data(contents).write(to: cache.appendingPathComponent("keyward-cache.bin"))
     let (status, output) = KeywardCLI.run(["scan", root.path, "--cache", cache.path, "--exclude", "cache"])
     #expect(status == 1)
     #expect(output.standardOutput.contains("[swift.weak_biometric_acl]"))
     #expect(output.standardError.contains("warning:") && output.standardError.contains("ignored"))
+  }
+
+  /// Two processes agree on the cache's key: hashing order, which changes from one process to
+  /// the next, must not reach it (it once did, through the wrapper mappings' dictionaries).
+  @Test func aSecondProcessUsesTheCache() throws {
+    let executable = try #require(Paths.builtExecutable("keyward"))
+    let root = Paths.temporaryFolder()
+    try Self.weak.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    let cache = root.appendingPathComponent("cache").path
+    func report() throws -> String {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = ["scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache"]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+    #expect(try report().contains("keeps the item unlockable"))
+    try Self.markCachedMessages(in: cache)
+    #expect(try report().contains("CACHED"))
+  }
+
+  /// Replaces a message inside the stored cache by one of the same length, so the entry stays
+  /// well formed and a run that reads it shows "CACHED".
+  static func markCachedMessages(in cache: String) throws {
+    let cacheFile = URL(fileURLWithPath: cache).appendingPathComponent("keyward-cache.bin")
+    let original = Array("keeps the item unlockable".utf8)
+    var stored = try [UInt8](Data(contentsOf: cacheFile))
+    let at = try #require(stored.indices.first { stored[$0...].starts(with: original) })
+    stored.replaceSubrange(
+      at..<(at + original.count), with: "CACHED".utf8 + Array(repeating: UInt8(ascii: "."), count: original.count - 6))
+    try Data(stored).write(to: cacheFile)
+  }
+
+  @Test func everyFieldSurvivesTheCacheFormat() throws {
+    let position = SourcePosition(line: 3, column: -1, utf16Column: 2, offset: Int.max)
+    let location = SourceLocation(
+      path: "a/é.swift", start: position, end: position,
+      binary: BinarySite(file: "App", architecture: "arm64", address: UInt64.max))
+    let finding = Finding(
+      ruleId: "r", severity: .critical, confidence: .low, message: "m\n\"", location: location, snippet: "",
+      tags: ["a", "b"], fingerprint: "f", suppression: Suppression(kind: .baseline, justification: nil),
+      fix: Fix(description: "d", safe: true, edits: [TextEdit(start: 1, end: 2, replacement: "🔑")]),
+      related: [RelatedLocation(message: "q", location: location)])
+    let outcome = FileOutcome(
+      findings: [finding, finding],
+      issues: [ScanIssue(path: "p", kind: .timeLimit, message: "t", line: 1, column: nil)],
+      parsed: true,
+      binaries: [
+        BinarySummary(
+          path: "A.ipa", bundleIdentifier: "b",
+          files: [.init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])])])
+      ])
+    var writer = CacheWriter()
+    outcome.write(to: &writer)
+    var reader = CacheReader(writer.bytes[...])
+    let decoded = try FileOutcome(from: &reader)
+    #expect(reader.isAtEnd)
+    #expect(decoded.findings == outcome.findings && decoded.issues == outcome.issues)
+    #expect(decoded.parsed && decoded.binaries == outcome.binaries)
+    // Every cut of the entry is refused rather than misread.
+    for cut in 0..<writer.bytes.count {
+      var truncated = CacheReader(writer.bytes[..<cut])
+      #expect(throws: CacheFormatError.self) { try FileOutcome(from: &truncated) }
+    }
   }
 }

@@ -151,17 +151,20 @@ import Testing
   @Test func tokenSearchFindsExactlyWhatANaiveSearchFinds() {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("abkSec:".utf8)
-    for _ in 0..<300 {
-      let tokens = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
-        String(
-          decoding: (0..<Int.random(in: 1...4, using: &generator)).map { _ in alphabet.randomElement()! }, as: UTF8.self
-        )
+    // Short tokens exercise one-byte tokens and small windows; long ones, windows that skip.
+    for lengths in [1...4, 3...9] {
+      for _ in 0..<300 {
+        let tokens = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+          String(
+            decoding: (0..<Int.random(in: lengths, using: &generator)).map { _ in alphabet.randomElement()! },
+            as: UTF8.self)
+        }
+        let text = (0..<Int.random(in: 0...60, using: &generator)).map { _ in alphabet.randomElement()! }
+        let search = TokenSearch(tokens: tokens)
+        let found = Set(search.found(in: text).map { String(decoding: search.tokens[$0], as: UTF8.self) })
+        let expected = Set(tokens.filter { String(decoding: text, as: UTF8.self).contains($0) })
+        #expect(found == expected, "\(tokens) in \(String(decoding: text, as: UTF8.self))")
       }
-      let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement()! }
-      let search = TokenSearch(tokens: tokens)
-      let found = Set(search.found(in: text).map { String(decoding: search.tokens[$0], as: UTF8.self) })
-      let expected = Set(tokens.filter { String(decoding: text, as: UTF8.self).contains($0) })
-      #expect(found == expected, "\(tokens) in \(String(decoding: text, as: UTF8.self))")
     }
   }
 

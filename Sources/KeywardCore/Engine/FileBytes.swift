@@ -15,17 +15,32 @@ public enum FileBytes {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw failure() }
     guard (info.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(description: "is a folder") }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(info.st_size))
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw failure()
+    // Straight into the array's storage, for the size the file had when opened; a file that
+    // grew since is read on in chunks.
+    let expected = max(0, Int(info.st_size))
+    var failed: Int32 = 0
+    var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+      initialized = 0
+      while initialized < buffer.count {
+        let count = Foundation.read(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 { failed = errno }
+        if count <= 0 { break }
+        initialized += count
       }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<count])
+    }
+    if failed != 0 { throw FileReadError(description: String(cString: strerror(failed))) }
+    if bytes.count < expected { return bytes }
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 16) { chunk throws(FileReadError) in
+      while true {
+        let count = Foundation.read(descriptor, chunk.baseAddress, chunk.count)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw failure()
+        }
+        if count == 0 { return bytes }
+        bytes.append(contentsOf: chunk[0..<count])
+      }
     }
   }
 

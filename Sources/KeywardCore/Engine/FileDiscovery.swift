@@ -76,16 +76,6 @@ public struct FileDiscovery {
     return absolutePath == root ? (absolutePath as NSString).lastPathComponent : absolutePath
   }
 
-  /// Why reading a file or folder failed, in the system's words ("Permission denied").
-  static func reason(_ error: Error) -> String {
-    if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    return error.localizedDescription
-  }
-
   public func isExcluded(_ relativePath: String) -> Bool {
     excludes.contains { $0.matches(relativePath) }
   }
@@ -94,7 +84,7 @@ public struct FileDiscovery {
   public func discover(_ absolutePaths: [String]) -> (files: [DiscoveredFile], issues: [ScanIssue]) {
     var walk = Walk(discovery: self)
     for path in absolutePaths {
-      walk.visit(path, explicitlyNamed: true)
+      walk.visitNamed(path)
     }
     let files = walk.files.sorted { $0.relativePath < $1.relativePath }
     return (files, walk.issues)
@@ -107,18 +97,32 @@ public struct FileDiscovery {
     var seenFolders: Set<[UInt64]> = []
     var seenFiles: Set<String> = []
 
-    mutating func visit(_ path: String, explicitlyNamed: Bool) {
-      let relative = discovery.relativePath(of: path)
+    /// A path named on the command line: it is scanned whatever its name or the exclusions say.
+    mutating func visitNamed(_ path: String) {
+      visit(path, relative: discovery.relativePath(of: path), name: nil, type: nil)
+    }
+
+    /// `name` is nil for paths named on the command line; `type` is the folder listing's
+    /// `d_type` when it knows one, which saves a `stat` for files that are not sources.
+    private mutating func visit(_ path: String, relative: String, name: String?, type: UInt8?) {
+      let explicitlyNamed = name == nil
+      if let name, type == UInt8(DT_REG) {
+        guard FileDiscovery.sourceExtensions.contains(Self.pathExtension(name)) else { return }
+      }
+      if let name, type == UInt8(DT_DIR), FileDiscovery.skippedFolders.contains(name) { return }
       var info = stat()
       guard stat(path, &info) == 0 else {
+        let reason = String(cString: strerror(errno))
         var linkInfo = stat()
-        let reason = lstat(path, &linkInfo) == 0 ? "broken symbolic link" : String(cString: strerror(errno))
-        issues.append(ScanIssue(path: relative, kind: .unreadable, message: "cannot read: \(reason)"))
+        if explicitlyNamed || !discovery.isExcluded(relative) {
+          let why =
+            lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK ? "broken symbolic link" : reason
+          issues.append(ScanIssue(path: relative, kind: .unreadable, message: "cannot read: \(why)"))
+        }
         return
       }
       let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-      if !explicitlyNamed {
-        let name = (path as NSString).lastPathComponent
+      if let name {
         if isFolder && FileDiscovery.skippedFolders.contains(name) { return }
         if discovery.isExcluded(relative) { return }
       }
@@ -129,22 +133,11 @@ public struct FileDiscovery {
       if isFolder {
         // A folder reached twice through links is a loop or a duplicate; scan it once.
         guard seenFolders.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        let entries: [String]
-        do {
-          entries = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
-          issues.append(
-            ScanIssue(path: relative, kind: .unreadable, message: "cannot list folder: \(FileDiscovery.reason(error))"))
-          return
-        }
-        for entry in entries.sorted() {
-          visit((path as NSString).appendingPathComponent(entry), explicitlyNamed: false)
-        }
+        visitEntries(of: path, relative: relative)
         return
       }
-      let fileExtension = (path as NSString).pathExtension
       let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-      guard FileDiscovery.sourceExtensions.contains(fileExtension) else {
+      guard FileDiscovery.sourceExtensions.contains(Self.pathExtension(name ?? path)) else {
         guard explicitlyNamed else { return }
         // Only files named on the command line are opened to look for a Mach-O header.
         if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
@@ -164,6 +157,42 @@ public struct FileDiscovery {
       }
       guard seenFiles.insert(relative).inserted else { return }
       files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size)))
+    }
+
+    /// Lists a folder with `opendir`/`readdir` (Foundation's listing costs a `stat` and several
+    /// string conversions per entry) and visits its entries in name order.
+    private mutating func visitEntries(of folder: String, relative: String) {
+      guard let stream = opendir(folder) else {
+        issues.append(
+          ScanIssue(
+            path: relative, kind: .unreadable, message: "cannot list folder: \(String(cString: strerror(errno)))"))
+        return
+      }
+      var entries: [(name: String, type: UInt8)] = []
+      while let entry = readdir(stream) {
+        let name = withUnsafePointer(to: &entry.pointee.d_name) {
+          String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+        }
+        if name == "." || name == ".." { continue }
+        entries.append((name, entry.pointee.d_type))
+      }
+      closedir(stream)
+      let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+      let relativePrefix = relative.isEmpty || folder == discovery.root ? "" : relative + "/"
+      for entry in entries.sorted(by: { $0.name < $1.name }) {
+        let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
+        visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
+      }
+    }
+
+    /// The extension of a file name or path, without the dot ("" when there is none).
+    static func pathExtension(_ name: String) -> String {
+      let utf8 = name.utf8
+      guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+      if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash > dot { return "" }
+      // A leading dot (".swift") names a hidden file, not an extension, as NSString reads it.
+      if dot == utf8.startIndex || utf8[utf8.index(before: dot)] == UInt8(ascii: "/") { return "" }
+      return String(name[utf8.index(after: dot)...])
     }
   }
 }

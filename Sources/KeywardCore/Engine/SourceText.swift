@@ -64,14 +64,35 @@ public struct SourceText: Sendable {
 
   /// Whether the bytes look like binary data rather than text: a NUL in the first 8 KiB.
   public static func looksBinary(_ bytes: [UInt8]) -> Bool {
-    bytes.prefix(8192).contains(0)
+    bytes.withUnsafeBytes { buffer in
+      let limit = min(8192, buffer.count)
+      var index = 0
+      // Eight bytes at a time: a word holds a zero byte when this classic bit trick says so.
+      while index + 8 <= limit {
+        let word = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
+        index += 8
+      }
+      return buffer[index..<limit].contains(0)
+    }
   }
 
   /// The offset of the first byte that is not part of well-formed UTF-8, if any.
   public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBytes { firstInvalidUTF8Offset(in: $0) }
+  }
+
+  private static func firstInvalidUTF8Offset(in bytes: UnsafeRawBufferPointer) -> Int? {
     var index = 0
     let count = bytes.count
     while index < count {
+      // Source code is mostly ASCII: skip eight bytes at a time while no high bit is set.
+      if index + 8 <= count,
+        bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
+      }
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1

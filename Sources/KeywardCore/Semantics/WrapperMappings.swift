@@ -26,6 +26,13 @@ public struct WrapperSite: Sendable, Hashable {
   }
 
   var isEmpty: Bool { argumentLabels.isEmpty && methods.isEmpty && properties.isEmpty && impliedByCalls.isEmpty }
+
+  /// The same text for the same site in every process (dictionary order is per process).
+  var canonicalDescription: String {
+    let meanings = values.keys.sorted().map { "\($0)=\(values[$0]!)" }
+    return [argumentLabels, methods, properties, impliedByCalls, meanings].map { $0.joined(separator: ",") }
+      .joined(separator: ";")
+  }
 }
 
 /// How a keychain wrapper library expresses keychain settings. A mapping applies to a file only
@@ -53,6 +60,12 @@ public struct WrapperMapping: Sendable, Hashable {
     self.accessibility = accessibility
     self.authenticationPolicy = authenticationPolicy
     self.synchronizable = synchronizable
+  }
+
+  /// The same text for the same mapping in every process, for cache keys.
+  public var canonicalDescription: String {
+    ([library, modules.joined(separator: ","), types.joined(separator: ",")]
+      + Setting.allCases.map { "\($0.rawValue): \(site($0).canonicalDescription)" }).joined(separator: " | ")
   }
 
   public func site(_ setting: Setting) -> WrapperSite {

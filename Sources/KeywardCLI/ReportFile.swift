@@ -1,0 +1,53 @@
+import Foundation
+
+/// Writes a report to a file as it is produced. A regular file is replaced atomically (a
+/// temporary file beside it, renamed at the end), so a failed run never leaves half a report
+/// where the last whole one was; devices and pipes (`/dev/null`, `/dev/stdout`) are written to.
+enum ReportFile {
+  struct WriteError: Error, LocalizedError {
+    var reason: String
+    var errorDescription: String? { reason }
+  }
+
+  static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws {
+    var info = stat()
+    let isSpecial = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    let folder = (path as NSString).deletingLastPathComponent
+    let temporary =
+      isSpecial
+      ? path
+      : (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).keyward-\(UUID().uuidString)"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+    guard descriptor >= 0 else { throw failure() }
+    do {
+      var pending: [UInt8] = []
+      pending.reserveCapacity(1 << 20)
+      try produce { piece in
+        pending.append(contentsOf: piece.utf8)
+        if pending.count >= 1 << 20 {
+          try writeAll(pending, to: descriptor)
+          pending.removeAll(keepingCapacity: true)
+        }
+      }
+      try writeAll(pending, to: descriptor)
+      guard close(descriptor) == 0 else { throw failure() }
+      if !isSpecial && rename(temporary, path) != 0 { throw failure() }
+    } catch {
+      close(descriptor)
+      if !isSpecial { unlink(temporary) }
+      throw error
+    }
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { throw failure() }
+      written += count
+    }
+  }
+
+  private static func failure() -> WriteError { WriteError(reason: String(cString: strerror(errno))) }
+}
