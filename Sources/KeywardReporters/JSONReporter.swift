@@ -49,56 +49,18 @@ public struct JSONReporter: Reporter {
     for blockStart in stride(from: 0, to: findings.count, by: blockSize) {
       let block = findings[blockStart..<min(blockStart + blockSize, findings.count)]
       let printed = ParallelWork.map(count: block.count, jobs: 0) { offset in
-        "    " + json(block[block.startIndex + offset]).rendered(indent: 4)
+        FindingPrinter.print(block[block.startIndex + offset], indent: 4)
       }
-      var text = printed.joined(separator: ",\n")
-      text += block.endIndex == findings.count ? "\n" : ",\n"
-      try output(text)
+      var text: [UInt8] = []
+      text.reserveCapacity(printed.reduce(0) { $0 + $1.count + 6 })
+      for (position, finding) in printed.enumerated() {
+        text += "    ".utf8
+        text += finding
+        text += (position + 1 < printed.count || block.endIndex < findings.count ? ",\n" : "\n").utf8
+      }
+      try output(String(decoding: text, as: UTF8.self))
     }
     try output("  ]")
-  }
-
-  static func json(_ finding: Finding) -> JSONValue {
-    .object([
-      "ruleId": .string(finding.ruleId),
-      "severity": .string(finding.severity.rawValue),
-      "confidence": .string(finding.confidence.rawValue),
-      "message": .string(finding.message),
-      "location": json(finding.location),
-      "snippet": .string(finding.snippet),
-      "tags": .array(finding.tags.map(JSONValue.string)),
-      "fingerprint": .string(finding.fingerprint),
-      "suppression": finding.suppression.map { suppression in
-        .object([
-          "kind": .string(suppression.kind.rawValue),
-          "justification": suppression.justification.map(JSONValue.string) ?? .null,
-        ])
-      } ?? .null,
-      "fix": finding.fix.map { fix in
-        .object([
-          "description": .string(fix.description), "safe": .bool(fix.safe),
-          "edits": .array(
-            fix.edits.map {
-              .object(["start": .int($0.start), "end": .int($0.end), "replacement": .string($0.replacement)])
-            }),
-        ])
-      } ?? .null,
-      "related": .array(
-        finding.related.map { .object(["message": .string($0.message), "location": json($0.location)]) }),
-    ])
-  }
-
-  static func json(_ location: SourceLocation) -> JSONValue {
-    var object: [String: JSONValue] = [
-      "path": .string(location.path), "start": json(location.start), "end": json(location.end),
-    ]
-    if let site = location.binary {
-      object["binary"] = .object([
-        "file": .string(site.file), "architecture": site.architecture.map(JSONValue.string) ?? .null,
-        "address": site.address.map { .string("0x" + String($0, radix: 16)) } ?? .null,
-      ])
-    }
-    return .object(object)
   }
 
   static func json(_ binary: BinarySummary) -> JSONValue {
@@ -118,13 +80,6 @@ public struct JSONReporter: Reporter {
               }),
           ])
         }),
-    ])
-  }
-
-  static func json(_ position: SourcePosition) -> JSONValue {
-    .object([
-      "line": .int(position.line), "column": .int(position.column), "utf16Column": .int(position.utf16Column),
-      "offset": .int(position.offset),
     ])
   }
 

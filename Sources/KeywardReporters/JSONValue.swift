@@ -58,14 +58,28 @@ public indirect enum JSONValue: Equatable, Sendable {
 
   static func writeString(_ text: String, into out: inout String) {
     // Most strings need no escaping: append them whole.
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+    guard needsEscaping(text) else {
       out += "\""
       out += text
       out += "\""
       return
     }
-    var bytes: [UInt8] = [UInt8(ascii: "\"")]
-    bytes.reserveCapacity(text.utf8.count + 8)
+    var bytes: [UInt8] = []
+    writeString(text, into: &bytes)
+    out += String(decoding: bytes, as: UTF8.self)
+  }
+
+  static func needsEscaping(_ text: String) -> Bool {
+    text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+  }
+
+  static func writeString(_ text: String, into bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    guard needsEscaping(text) else {
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes += Array("\\\"".utf8)
@@ -80,6 +94,5 @@ public indirect enum JSONValue: Equatable, Sendable {
       }
     }
     bytes.append(UInt8(ascii: "\""))
-    out += String(decoding: bytes, as: UTF8.self)
   }
 }

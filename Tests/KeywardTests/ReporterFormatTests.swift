@@ -9,6 +9,44 @@ import Testing
 @Suite struct ReporterFormatTests {
   static let result: ScanResult = try! ReportGoldenTests.scanFixture()
 
+  /// The JSON printer writes findings byte by byte: every field, optional or not, must come
+  /// back as it went in, and the layout must be the one the rest of the document uses.
+  @Test func jsonFindingsCarryEveryFieldInTheDocumentsLayout() throws {
+    let position = SourcePosition(line: 2, column: 5, utf16Column: 4, offset: 17)
+    let site = BinarySite(file: "App", architecture: "arm64", address: 0x1_0000_4010)
+    let full = Finding(
+      ruleId: "swift.r", severity: .high, confidence: .medium, message: "a \"quoted\"\tmessage",
+      location: SourceLocation(path: "é/A.swift", start: position, end: position, binary: site), snippet: "let a = 1",
+      tags: ["CWE-311", "keychain"], fingerprint: "00ff",
+      suppression: Suppression(kind: .inline, justification: "tested\nelsewhere"),
+      fix: Fix(description: "d", safe: false, edits: [TextEdit(start: 1, end: 3, replacement: "🔑\u{1}")]),
+      related: [RelatedLocation(message: "query", location: SourceLocation(path: "b", start: position, end: position))])
+    let bare = Finding(
+      ruleId: "swift.s", severity: .low, confidence: .high, message: "m",
+      location: SourceLocation(path: "b", start: position, end: position), snippet: "", tags: [], fingerprint: "f")
+    let result = ScanResult(root: "/", findings: [full, bare], errors: [], rules: [], filesScanned: 1, filesParsed: 1)
+    let text = try JSONReporter().render(result)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let findings = try #require(report["findings"] as? [[String: Any]])
+    let first = try #require(findings.first)
+    #expect(first["message"] as? String == full.message && first["snippet"] as? String == full.snippet)
+    #expect(first["tags"] as? [String] == full.tags && first["confidence"] as? String == "medium")
+    let location = try #require(first["location"] as? [String: Any])
+    #expect(location["path"] as? String == "é/A.swift")
+    #expect((location["binary"] as? [String: Any])?["address"] as? String == "0x100004010")
+    #expect((location["start"] as? [String: Any])?["utf16Column"] as? Int == 4)
+    #expect((first["suppression"] as? [String: Any])?["justification"] as? String == "tested\nelsewhere")
+    let edit = try #require(((first["fix"] as? [String: Any])?["edits"] as? [[String: Any]])?.first)
+    #expect(edit["replacement"] as? String == "🔑\u{1}" && edit["end"] as? Int == 3)
+    #expect(((first["related"] as? [[String: Any]])?.first?["message"]) as? String == "query")
+    #expect(findings.last?["fix"] is NSNull && findings.last?["suppression"] is NSNull)
+    #expect((findings.last?["tags"] as? [Any])?.isEmpty == true)
+    // Layout: sorted keys, two spaces per level, `[]` for empty lists, as in the golden files.
+    #expect(text.contains("\n    {\n      \"confidence\": \"medium\",\n      \"fingerprint\": \"00ff\",\n"))
+    #expect(text.contains("\n      \"related\": [],\n") && text.contains("\n      \"tags\": []\n    }\n  ],\n"))
+    #expect(text.contains("\"edits\": [\n          {\n            \"end\": 3,\n") && text.contains("}\n        ],\n"))
+  }
+
   @Test func xcodeLinesAreCompilerDiagnosticsWithAbsolutePaths() throws {
     let text = try XcodeReporter().render(Self.result)
     let lines = text.split(separator: "\n").map(String.init)
