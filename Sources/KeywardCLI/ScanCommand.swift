@@ -64,12 +64,12 @@ struct ScanCommand: KeywardCommand {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
       io.warn(
-        "\(result.activeFindings.count) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
+        "\(result.activeCount) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
       try reporter.write(result) { io.emit($0) }
     }
     if let stamp {
-      let summary = "// Keyward scanned this target: \(result.activeFindings.count) finding(s).\n"
+      let summary = "// Keyward scanned this target: \(result.activeCount) finding(s).\n"
       try? summary.write(toFile: stamp, atomically: true, encoding: .utf8)
     }
     return Self.exitStatus(result, threshold: failOn)
@@ -77,7 +77,8 @@ struct ScanCommand: KeywardCommand {
 
   static func exitStatus(_ result: ScanResult, threshold: FailThreshold) -> Int32 {
     guard case .severity(let minimum) = threshold else { return ExitStatus.clean }
-    return result.activeFindings.contains { $0.severity >= minimum } ? ExitStatus.findings : ExitStatus.clean
+    return result.findings.contains { $0.suppression == nil && $0.severity >= minimum }
+      ? ExitStatus.findings : ExitStatus.clean
   }
 
   /// The configuration named with `--config`, or `.keyward.yml` found from the scanned path.

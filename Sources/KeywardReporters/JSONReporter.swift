@@ -16,19 +16,17 @@ public struct JSONReporter: Reporter {
   /// The document around the findings is printed whole; the findings are printed in blocks, each
   /// block's findings on all cores, and handed on as soon as they are printed.
   public func write(_ result: ScanResult, to output: (String) throws -> Void) rethrows {
-    let active = result.activeFindings
+    let counts = result.activeCounts
+    let activeCount = counts.values.reduce(0, +)
     var bySeverity: [String: JSONValue] = [:]
-    for severity in Severity.allCases {
-      let count = active.filter { $0.severity == severity }.count
-      if count > 0 { bySeverity[severity.rawValue] = .int(count) }
-    }
+    for (severity, count) in counts { bySeverity[severity.rawValue] = .int(count) }
     let marker = "\u{0}findings\u{0}"
     let report: [String: JSONValue] = [
       "version": .int(Self.formatVersion),
       "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
       "summary": .object([
         "filesScanned": .int(result.filesScanned), "filesParsed": .int(result.filesParsed),
-        "findings": .int(active.count), "suppressed": .int(result.findings.count - active.count),
+        "findings": .int(activeCount), "suppressed": .int(result.findings.count - activeCount),
         "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
       ]),
       "findings": .raw(marker),

@@ -69,7 +69,7 @@ public struct Scanner: Sendable {
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
-    let outcomes = ParallelWork.map(
+    var outcomes = ParallelWork.map(
       count: files.count, jobs: request.jobs, timeLimit: limit,
       onTimeout: { position in
         let file = files[order[position]]
@@ -82,11 +82,19 @@ public struct Scanner: Sendable {
       let index = order[position]
       return (index, scanner.scan(files[index]))
     }
+    // Merged in file order, each file's findings released as they are copied, so that a large
+    // result is held about once.
+    var byFile = [FileOutcome?](repeating: nil, count: files.count)
+    for (index, outcome) in outcomes { byFile[index] = outcome }
+    outcomes = []
     var findings: [Finding] = []
+    findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues
     var parsed = 0
     var binaries: [BinarySummary] = []
-    for (_, outcome) in outcomes.sorted(by: { $0.0 < $1.0 }) {
+    for index in byFile.indices {
+      guard let outcome = byFile[index] else { continue }
+      byFile[index] = nil
       findings += outcome.findings
       issues += outcome.issues
       binaries += outcome.binaries
@@ -99,9 +107,16 @@ public struct Scanner: Sendable {
       warnings.append("the cache could not be saved: \(error.localizedDescription)")
     }
     return ScanResult(
-      root: root, warnings: warnings, findings: findings.sorted(by: Finding.reportOrder),
+      root: root, warnings: warnings, findings: Self.inReportOrder(findings),
       errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries)
+  }
+
+  /// Files are scanned in path order and each file's findings come sorted, so the merged list
+  /// is nearly always in report order already: checking is cheaper than sorting a copy.
+  static func inReportOrder(_ findings: [Finding]) -> [Finding] {
+    let sorted = zip(findings, findings.dropFirst()).allSatisfy { !Finding.reportOrder($1, $0) }
+    return sorted ? findings : findings.sorted(by: Finding.reportOrder)
   }
 
   /// "30" rather than "30.0"; fractions as given.

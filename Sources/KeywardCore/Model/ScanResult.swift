@@ -65,6 +65,15 @@ public struct ScanResult: Sendable {
   }
 
   public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
+
+  /// Active findings by severity, counted without copying them.
+  public var activeCounts: [Severity: Int] {
+    var counts: [Severity: Int] = [:]
+    for finding in findings where finding.suppression == nil { counts[finding.severity, default: 0] += 1 }
+    return counts
+  }
+
+  public var activeCount: Int { activeCounts.values.reduce(0, +) }
 }
 
 public enum KeywardVersion {
