@@ -1,4 +1,5 @@
 import Foundation
+import KeywardCore
 
 /// Writes a report to a file as it is produced. A regular file is replaced atomically (a
 /// temporary file beside it, renamed at the end), so a failed run never leaves half a report
@@ -12,11 +13,7 @@ enum ReportFile {
   static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws {
     var info = stat()
     let isSpecial = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-    let folder = (path as NSString).deletingLastPathComponent
-    let temporary =
-      isSpecial
-      ? path
-      : (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).keyward-\(UUID().uuidString)"
+    let temporary = isSpecial ? path : FixApplier.temporaryPath(beside: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
     guard descriptor >= 0 else { throw failure() }
     do {

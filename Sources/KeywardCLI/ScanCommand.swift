@@ -77,7 +77,7 @@ struct ScanCommand: KeywardCommand {
 
   static func exitStatus(_ result: ScanResult, threshold: FailThreshold) -> Int32 {
     guard case .severity(let minimum) = threshold else { return ExitStatus.clean }
-    return result.findings.contains { $0.suppression == nil && $0.severity >= minimum }
+    return result.findings.contains { $0.isActive && $0.severity >= minimum }
       ? ExitStatus.findings : ExitStatus.clean
   }
 

@@ -23,7 +23,7 @@ public struct Baseline: Codable, Sendable, Equatable {
   public init(findings: [Finding]) {
     version = Self.formatVersion
     tool = "keyward \(KeywardVersion.current)"
-    self.findings = findings.filter { $0.suppression == nil }.map {
+    self.findings = findings.filter(\.isActive).map {
       Entry(
         ruleId: $0.ruleId, path: $0.location.path, fingerprint: $0.fingerprint, line: $0.location.start.line,
         message: $0.message)
@@ -61,7 +61,7 @@ public struct Baseline: Codable, Sendable, Equatable {
     var remaining: [String: Int] = [:]
     for entry in self.findings { remaining[entry.ruleId + "\u{0}" + entry.fingerprint, default: 0] += 1 }
     return findings.map { finding in
-      guard finding.suppression == nil else { return finding }
+      guard finding.isActive else { return finding }
       let key = finding.ruleId + "\u{0}" + finding.fingerprint
       guard let count = remaining[key], count > 0 else { return finding }
       remaining[key] = count - 1

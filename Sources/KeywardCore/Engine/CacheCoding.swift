@@ -78,6 +78,14 @@ struct CacheReader {
     return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
   }
 
+  mutating func strings() throws(CacheFormatError) -> [String] {
+    try array { (reader) throws(CacheFormatError) in try reader.string() }
+  }
+
+  mutating func optionalString() throws(CacheFormatError) -> String? {
+    try optional { (reader) throws(CacheFormatError) in try reader.string() }
+  }
+
   mutating func bool() throws(CacheFormatError) -> Bool {
     switch try byte() {
     case 0: return false
@@ -141,14 +149,14 @@ extension FileOutcome {
     let binaries = try reader.array { (reader) throws(CacheFormatError) in
       BinarySummary(
         path: try reader.string(),
-        bundleIdentifier: try reader.optional { (reader) throws(CacheFormatError) in try reader.string() },
+        bundleIdentifier: try reader.optionalString(),
         files: try reader.array { (reader) throws(CacheFormatError) in
           BinarySummary.File(
             path: try reader.string(),
             architectures: try reader.array { (reader) throws(CacheFormatError) in
               BinarySummary.Architecture(
                 name: try reader.string(), encrypted: try reader.bool(),
-                linkedLibraries: try reader.array { (reader) throws(CacheFormatError) in try reader.string() })
+                linkedLibraries: try reader.strings())
             })
         })
     }
@@ -189,12 +197,12 @@ extension Finding {
     self.init(
       ruleId: try reader.string(), severity: try reader.raw(Severity.self), confidence: try reader.raw(Confidence.self),
       message: try reader.string(), location: try SourceLocation(from: &reader), snippet: try reader.string(),
-      tags: try reader.array { (reader) throws(CacheFormatError) in try reader.string() },
+      tags: try reader.strings(),
       fingerprint: try reader.string(),
       suppression: try reader.optional { (reader) throws(CacheFormatError) in
         Suppression(
           kind: try reader.raw(Suppression.Kind.self),
-          justification: try reader.optional { (reader) throws(CacheFormatError) in try reader.string() })
+          justification: try reader.optionalString())
       },
       fix: try reader.optional { (reader) throws(CacheFormatError) in
         Fix(
@@ -235,7 +243,7 @@ extension SourceLocation {
       binary: try reader.optional { (reader) throws(CacheFormatError) in
         BinarySite(
           file: try reader.string(),
-          architecture: try reader.optional { (reader) throws(CacheFormatError) in try reader.string() },
+          architecture: try reader.optionalString(),
           address: try reader.optional { (reader) throws(CacheFormatError) in UInt64(UInt(bitPattern: try reader.int()))
           })
       })

@@ -106,10 +106,11 @@ public struct FileDiscovery {
     /// `d_type` when it knows one, which saves a `stat` for files that are not sources.
     private mutating func visit(_ path: String, relative: String, name: String?, type: UInt8?) {
       let explicitlyNamed = name == nil
-      if let name, type == UInt8(DT_REG) {
-        guard FileDiscovery.sourceExtensions.contains(Self.pathExtension(name)) else { return }
+      if let name, type == UInt8(DT_REG) || type == UInt8(DT_DIR),
+        Self.skipsEntry(named: name, isFolder: type == UInt8(DT_DIR))
+      {
+        return
       }
-      if let name, type == UInt8(DT_DIR), FileDiscovery.skippedFolders.contains(name) { return }
       var info = stat()
       guard stat(path, &info) == 0 else {
         let reason = String(cString: strerror(errno))
@@ -122,10 +123,7 @@ public struct FileDiscovery {
         return
       }
       let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-      if let name {
-        if isFolder && FileDiscovery.skippedFolders.contains(name) { return }
-        if discovery.isExcluded(relative) { return }
-      }
+      if let name, Self.skipsEntry(named: name, isFolder: isFolder) || discovery.isExcluded(relative) { return }
       if isFolder && explicitlyNamed && BinaryTarget.isBundleFolder(path) {
         files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: 0, kind: .binary))
         return
@@ -137,9 +135,9 @@ public struct FileDiscovery {
         return
       }
       let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-      guard FileDiscovery.sourceExtensions.contains(Self.pathExtension(name ?? path)) else {
-        guard explicitlyNamed else { return }
-        // Only files named on the command line are opened to look for a Mach-O header.
+      // Entries that are not sources were passed over above. A path named on the command line
+      // may be a built app: only such paths are opened to look for a Mach-O header.
+      if explicitlyNamed && !FileDiscovery.sourceExtensions.contains(Self.pathExtension(path)) {
         if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
           files.append(
             DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
@@ -183,6 +181,13 @@ public struct FileDiscovery {
         let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
         visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
       }
+    }
+
+    /// Whether a folder entry is passed over by its name alone: a build or dependency folder, or
+    /// a file that is not source. Exclusions, on the relative path, are checked apart.
+    static func skipsEntry(named name: String, isFolder: Bool) -> Bool {
+      isFolder
+        ? FileDiscovery.skippedFolders.contains(name) : !FileDiscovery.sourceExtensions.contains(pathExtension(name))
     }
 
     /// The extension of a file name or path, without the dot ("" when there is none).

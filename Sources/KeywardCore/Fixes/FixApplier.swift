@@ -34,7 +34,7 @@ public struct FixApplier: Sendable {
     if let problem = outcome.issues.first {
       return FileFix(path: path, status: .skipped(reason: "not fixed: \(problem.message)"), diff: "")
     }
-    let fixes = outcome.findings.filter { $0.suppression == nil }.compactMap(\.fix).filter(\.safe)
+    let fixes = outcome.findings.filter(\.isActive).compactMap(\.fix).filter(\.safe)
     let edits = Self.nonOverlapping(fixes.flatMap(\.edits))
     guard !edits.isEmpty else { return FileFix(path: path, status: .nothingToFix, diff: "") }
     let fixed = Self.apply(edits, to: original)
@@ -58,6 +58,14 @@ public struct FixApplier: Sendable {
 
   struct FixError: Error { var reason: String }
 
+  /// The hidden file that is written, then renamed over `path`: `.NAME.keyward-UUID`, which no
+  /// scan reads as source (its extension is `keyward-UUID`).
+  public static func temporaryPath(beside path: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = ".\((path as NSString).lastPathComponent).keyward-\(UUID().uuidString)"
+    return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+  }
+
   /// Writes `contents` to a temporary file beside `url` with its permissions, then renames it
   /// over `url` if the file still holds `expected`.
   /// `writeTemporary` is replaceable so tests can interrupt the write.
@@ -66,8 +74,7 @@ public struct FixApplier: Sendable {
     writeTemporary: (URL, [UInt8]) throws -> Void = { try Data($1).write(to: $0) }
   ) throws {
     let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).keyward-\(UUID().uuidString)")
+    let temporary = URL(fileURLWithPath: temporaryPath(beside: url.path))
     defer { try? FileManager.default.removeItem(at: temporary) }
     try writeTemporary(temporary, contents)
     if let permissions = attributes[.posixPermissions] {

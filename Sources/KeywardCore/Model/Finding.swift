@@ -138,6 +138,9 @@ public struct Finding: Codable, Sendable, Hashable {
     try container.encode(related, forKey: .related)
   }
 
+  /// Reported as active: not suppressed inline or by the baseline.
+  public var isActive: Bool { suppression == nil }
+
   /// Report order: by path, position, then rule id, so output never depends on scheduling.
   public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
     (lhs.location.path, lhs.location.start.offset, lhs.location.end.offset, lhs.ruleId, lhs.message)

@@ -64,12 +64,12 @@ public struct ScanResult: Sendable {
     self.filesParsed = filesParsed
   }
 
-  public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
+  public var activeFindings: [Finding] { findings.filter(\.isActive) }
 
   /// Active findings by severity, counted without copying them.
   public var activeCounts: [Severity: Int] {
     var counts: [Severity: Int] = [:]
-    for finding in findings where finding.suppression == nil { counts[finding.severity, default: 0] += 1 }
+    for finding in findings where finding.isActive { counts[finding.severity, default: 0] += 1 }
     return counts
   }
 
