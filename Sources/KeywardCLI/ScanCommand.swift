@@ -51,34 +51,44 @@ struct ScanCommand: KeywardCommand {
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
-    let accepted = try baseline.map { try Baseline.load(path: $0) }
-    var (result, _) = try scanOptions.scan(&io)
-    if let accepted { result.findings = accepted.apply(to: result.findings) }
+    let matcher = try baseline.map { try Baseline.load(path: $0).matcher }
     let useColor =
       format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     let reporter = format.reporter(useColor: useColor)
+    // Formats that can print findings file by file do so during the scan, so that memory does
+    // not grow with the number of findings.
+    let streaming = reporter as? any StreamingReporter
+    let spool = streaming?.spool { findings in matcher?.apply(to: findings) ?? findings }
+    var (result, _) = try scanOptions.scan(&io, findingSink: spool)
+    if let matcher { result.findings = matcher.apply(to: result.findings) }
+    let counts = spool?.counts ?? result.counts
+    let writeReport = { (write: (String) throws -> Void) throws in
+      if let streaming, let spool {
+        try streaming.write(result, spooled: spool, to: write)
+      } else {
+        try reporter.write(result, to: write)
+      }
+    }
     if let output {
       do {
-        try ReportFile.write(to: output) { write in try reporter.write(result, to: write) }
+        try ReportFile.write(to: output, writeReport)
       } catch {
         throw UsageError("cannot write the report to \(output): \(error.localizedDescription)")
       }
-      io.warn(
-        "\(result.activeCount) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
+      io.warn("\(counts.activeTotal) finding(s), \(result.errors.count) scan error(s); report written to \(output)")
     } else {
-      try reporter.write(result) { io.emit($0) }
+      try writeReport { io.emit($0) }
     }
     if let stamp {
-      let summary = "// Keyward scanned this target: \(result.activeCount) finding(s).\n"
+      let summary = "// Keyward scanned this target: \(counts.activeTotal) finding(s).\n"
       try? summary.write(toFile: stamp, atomically: true, encoding: .utf8)
     }
-    return Self.exitStatus(result, threshold: failOn)
+    return Self.exitStatus(counts, threshold: failOn)
   }
 
-  static func exitStatus(_ result: ScanResult, threshold: FailThreshold) -> Int32 {
+  static func exitStatus(_ counts: FindingCounts, threshold: FailThreshold) -> Int32 {
     guard case .severity(let minimum) = threshold else { return ExitStatus.clean }
-    return result.findings.contains { $0.isActive && $0.severity >= minimum }
-      ? ExitStatus.findings : ExitStatus.clean
+    return counts.hasActive(atLeast: minimum) ? ExitStatus.findings : ExitStatus.clean
   }
 
   /// The configuration named with `--config`, or `.keyward.yml` found from the scanned path.

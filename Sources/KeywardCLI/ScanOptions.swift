@@ -33,7 +33,7 @@ struct ScanOptions: ParsableArguments {
   }
 
   /// Loads the configuration, applies the options over it, and scans.
-  func scan(_ io: inout CommandOutput) throws -> (ScanResult, Configuration) {
+  func scan(_ io: inout CommandOutput, findingSink: (any FindingSink)? = nil) throws -> (ScanResult, Configuration) {
     let configuration = try configurationOptions.load(&io, scanning: paths[0])
     let scanner = Scanner(
       rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
@@ -41,6 +41,7 @@ struct ScanOptions: ParsableArguments {
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
+    request.findingSink = findingSink
     request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
       let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))

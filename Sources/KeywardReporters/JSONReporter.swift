@@ -2,31 +2,36 @@ import KeywardCore
 
 /// The versioned JSON report: `{"version": 1, "tool": ..., "summary": ..., "findings": [...],
 /// "errors": [...]}`. Paths are relative to the scan root; findings are in report order.
-public struct JSONReporter: Reporter {
+public struct JSONReporter: StreamingReporter {
   public static let formatVersion = 1
 
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
-    var out = ""
-    write(result) { out += $0 }
-    return out
+  public var findingSeparator: String { ",\n" }
+
+  public func printFindings(_ findings: [Finding]) -> [UInt8] {
+    var text: [UInt8] = []
+    for finding in findings {
+      if !text.isEmpty { text += ",\n".utf8 }
+      text += "    ".utf8
+      text += FindingPrinter.print(finding, indent: 4)
+    }
+    return text
   }
 
-  /// The document around the findings is printed whole; the findings are printed in blocks, each
-  /// block's findings on all cores, and handed on as soon as they are printed.
-  public func write(_ result: ScanResult, to output: (String) throws -> Void) rethrows {
-    let counts = result.activeCounts
-    let activeCount = counts.values.reduce(0, +)
+  /// The document around the findings is rendered whole, with a marker where they go.
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
     var bySeverity: [String: JSONValue] = [:]
-    for (severity, count) in counts { bySeverity[severity.rawValue] = .int(count) }
+    for (severity, count) in findings.counts.active { bySeverity[severity.rawValue] = .int(count) }
     let marker = "\u{0}findings\u{0}"
     let report: [String: JSONValue] = [
       "version": .int(Self.formatVersion),
       "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
       "summary": .object([
         "filesScanned": .int(result.filesScanned), "filesParsed": .int(result.filesParsed),
-        "findings": .int(activeCount), "suppressed": .int(result.findings.count - activeCount),
+        "findings": .int(findings.counts.activeTotal), "suppressed": .int(findings.counts.suppressed),
         "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
       ]),
       "findings": .raw(marker),
@@ -36,29 +41,14 @@ public struct JSONReporter: Reporter {
     let document = JSONValue.object(report).rendered()
     let split = document.range(of: marker)!
     try output(String(document[..<split.lowerBound]))
-    try Self.writeFindings(result.findings, to: output)
-    try output(String(document[split.upperBound...]))
-  }
-
-  private static func writeFindings(_ findings: [Finding], to output: (String) throws -> Void) rethrows {
-    guard !findings.isEmpty else { return try output("[]") }
-    try output("[\n")
-    let blockSize = 2048
-    for blockStart in stride(from: 0, to: findings.count, by: blockSize) {
-      let block = findings[blockStart..<min(blockStart + blockSize, findings.count)]
-      let printed = ParallelWork.map(count: block.count, jobs: 0) { offset in
-        FindingPrinter.print(block[block.startIndex + offset], indent: 4)
-      }
-      var text: [UInt8] = []
-      text.reserveCapacity(printed.reduce(0) { $0 + $1.count + 6 })
-      for (position, finding) in printed.enumerated() {
-        text += "    ".utf8
-        text += finding
-        text += (position + 1 < printed.count || block.endIndex < findings.count ? ",\n" : "\n").utf8
-      }
-      try output(String(decoding: text, as: UTF8.self))
+    if findings.isEmpty {
+      try output("[]")
+    } else {
+      try output("[\n")
+      try findings.write(output)
+      try output("\n  ]")
     }
-    try output("  ]")
+    try output(String(document[split.upperBound...]))
   }
 
   static func json(_ binary: BinarySummary) -> JSONValue {

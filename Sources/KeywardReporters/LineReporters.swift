@@ -33,12 +33,14 @@ public struct XcodeReporter: Reporter {
 /// GitHub Actions workflow commands (`::error file=...,line=...::message`), which show as
 /// annotations on the pull request. Paths are relative to the scan root: scan from the
 /// repository root.
-public struct GitHubReporter: Reporter {
+public struct GitHubReporter: StreamingReporter {
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
+  public var findingSeparator: String { "" }
+
+  public func printFindings(_ findings: [Finding]) -> [UInt8] {
     var out = ""
-    for finding in result.activeFindings {
+    for finding in findings where finding.isActive {
       let location = finding.location
       let command = XcodeReporter.level(finding.severity) == "note" ? "notice" : XcodeReporter.level(finding.severity)
       let properties = [
@@ -48,11 +50,18 @@ public struct GitHubReporter: Reporter {
       ]
       out += "::\(command) \(properties.joined(separator: ","))::\(Self.data(finding.message))\n"
     }
+    return Array(out.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    try findings.write(output)
     for issue in result.errors {
-      out +=
+      try output(
         "::warning file=\(Self.property(issue.path))::\(Self.data("keyward could not scan this file completely: \(issue.message)"))\n"
+      )
     }
-    return out
   }
 
   static func data(_ text: String) -> String {
@@ -67,28 +76,41 @@ public struct GitHubReporter: Reporter {
 
 /// One row per finding, RFC 4180 quoting, for spreadsheets and audit trackers. Suppressed
 /// findings are included with how they were suppressed.
-public struct CSVReporter: Reporter {
+public struct CSVReporter: StreamingReporter {
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
-    var rows = [["severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed"]]
-    for finding in result.findings {
-      rows.append([
+  public var findingSeparator: String { "" }
+
+  public func printFindings(_ findings: [Finding]) -> [UInt8] {
+    var out = ""
+    for finding in findings {
+      out += Self.row([
         finding.severity.rawValue, finding.confidence.rawValue, finding.ruleId, finding.location.path,
         String(finding.location.start.line), String(finding.location.start.column), finding.message,
         finding.fingerprint,
         finding.suppression.map { $0.kind.rawValue } ?? "",
       ])
     }
+    return Array(out.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    try output(
+      Self.row(["severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed"]))
+    try findings.write(output)
     // Files that could not be scanned completely are rows too, so a spreadsheet shows the gaps.
     for issue in result.errors {
-      rows.append([
-        "error", "", "keyward.scan-error.\(issue.kind.rawValue)", issue.path, issue.line.map(String.init) ?? "",
-        issue.column.map(String.init) ?? "", issue.message, "", "",
-      ])
+      try output(
+        Self.row([
+          "error", "", "keyward.scan-error.\(issue.kind.rawValue)", issue.path, issue.line.map(String.init) ?? "",
+          issue.column.map(String.init) ?? "", issue.message, "", "",
+        ]))
     }
-    return rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
   }
+
+  static func row(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") + "\r\n" }
 
   static func field(_ text: String) -> String {
     let special: (UInt8) -> Bool = { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }

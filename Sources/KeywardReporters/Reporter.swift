@@ -29,3 +29,63 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     }
   }
 }
+
+/// A reporter whose findings print independently of each other, so that they can be printed
+/// file by file while the scan runs (into a `FindingSpool`) instead of being held to the end.
+public protocol StreamingReporter: Reporter, Sendable {
+  /// Findings in report order, printed as one piece of the report.
+  func printFindings(_ findings: [Finding]) -> [UInt8]
+  /// What goes between two printed pieces.
+  var findingSeparator: String { get }
+  /// The whole report, `findings` writing the printed findings where they belong.
+  func writeDocument(_ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void) throws
+}
+
+/// The findings of a report, already counted, to be written in place.
+public struct PrintedFindings {
+  public var counts: FindingCounts
+  public var isEmpty: Bool
+  public var write: ((String) throws -> Void) throws -> Void
+}
+
+extension StreamingReporter {
+  public func render(_ result: ScanResult) throws -> String {
+    var out = ""
+    try write(result) { out += $0 }
+    return out
+  }
+
+  /// The findings of `result` are printed in pieces on every core, and each group of pieces
+  /// handed on as soon as it is printed.
+  public func write(_ result: ScanResult, to output: (String) throws -> Void) throws {
+    let findings = result.findings
+    let printed = PrintedFindings(counts: result.counts, isEmpty: findings.isEmpty) { output in
+      let pieceSize = 256
+      let pieces = stride(from: 0, to: findings.count, by: pieceSize).map {
+        $0..<min($0 + pieceSize, findings.count)
+      }
+      for groupStart in stride(from: 0, to: pieces.count, by: 16) {
+        let group = Array(pieces[groupStart..<min(groupStart + 16, pieces.count)])
+        let texts = ParallelWork.map(count: group.count, jobs: 0) { printFindings(Array(findings[group[$0]])) }
+        for (offset, text) in texts.enumerated() {
+          if groupStart + offset > 0 { try output(findingSeparator) }
+          try output(String(decoding: text, as: UTF8.self))
+        }
+      }
+    }
+    try writeDocument(result, findings: printed, to: output)
+  }
+
+  /// The report of a scan whose findings went to `spool`.
+  public func write(_ result: ScanResult, spooled spool: FindingSpool, to output: (String) throws -> Void) throws {
+    let printed = PrintedFindings(counts: spool.counts, isEmpty: spool.isEmpty) {
+      try spool.write(separator: findingSeparator, to: $0)
+    }
+    try writeDocument(result, findings: printed, to: output)
+  }
+
+  /// A sink that prints findings for this reporter as files are scanned.
+  public func spool(prepare: @escaping @Sendable ([Finding]) -> [Finding] = { $0 }) -> FindingSpool {
+    FindingSpool(prepare: prepare, print: printFindings)
+  }
+}

@@ -57,17 +57,33 @@ public struct Baseline: Codable, Sendable, Equatable {
   }
 
   /// Marks the findings the baseline accepts, each entry accepting at most one finding.
-  public func apply(to findings: [Finding]) -> [Finding] {
-    var remaining: [String: Int] = [:]
-    for entry in self.findings { remaining[entry.ruleId + "\u{0}" + entry.fingerprint, default: 0] += 1 }
-    return findings.map { finding in
-      guard finding.isActive else { return finding }
-      let key = finding.ruleId + "\u{0}" + finding.fingerprint
-      guard let count = remaining[key], count > 0 else { return finding }
-      remaining[key] = count - 1
-      var accepted = finding
-      accepted.suppression = Suppression(kind: .baseline, justification: "in the baseline")
-      return accepted
+  public func apply(to findings: [Finding]) -> [Finding] { matcher.apply(to: findings) }
+
+  /// The entries counted once, to be applied file by file: a fingerprint includes its file's
+  /// path, so the findings of different files never compete for one entry.
+  public var matcher: Matcher {
+    var accepted: [String: Int] = [:]
+    for entry in findings { accepted[Matcher.key(entry.ruleId, entry.fingerprint), default: 0] += 1 }
+    return Matcher(accepted: accepted)
+  }
+
+  public struct Matcher: Sendable {
+    let accepted: [String: Int]
+
+    static func key(_ ruleId: String, _ fingerprint: String) -> String { ruleId + "\u{0}" + fingerprint }
+
+    public func apply(to findings: [Finding]) -> [Finding] {
+      var used: [String: Int] = [:]
+      return findings.map { finding in
+        guard finding.isActive else { return finding }
+        let key = Self.key(finding.ruleId, finding.fingerprint)
+        let count = used[key, default: 0]
+        guard count < accepted[key, default: 0] else { return finding }
+        used[key] = count + 1
+        var accepted = finding
+        accepted.suppression = Suppression(kind: .baseline, justification: "in the baseline")
+        return accepted
+      }
     }
   }
 }

@@ -15,6 +15,8 @@ public struct ScanRequest: Sendable {
   public var cacheFolder: String?
   /// Seconds one file may take before it is given up and reported; nil for no limit.
   public var fileTimeLimit: Double? = ScanRequest.defaultFileTimeLimit
+  /// When set, each file's findings go here as the file is done, and the result holds none.
+  public var findingSink: (any FindingSink)?
   public static let defaultFileTimeLimit = 60.0
   /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
   var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
@@ -69,6 +71,7 @@ public struct Scanner: Sendable {
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
+    let sink = request.findingSink
     var outcomes = ParallelWork.map(
       count: files.count, jobs: request.jobs, timeLimit: limit,
       onTimeout: { position in
@@ -80,7 +83,12 @@ public struct Scanner: Sendable {
       }
     ) { position in
       let index = order[position]
-      return (index, scanner.scan(files[index]))
+      var outcome = scanner.scan(files[index])
+      if let sink {
+        sink.take(Self.inReportOrder(outcome.findings), file: index)
+        outcome.findings = []
+      }
+      return (index, outcome)
     }
     // Merged in file order, each file's findings released as they are copied, so that a large
     // result is held about once.
@@ -92,14 +100,17 @@ public struct Scanner: Sendable {
     var issues = discoveryIssues
     var parsed = 0
     var binaries: [BinarySummary] = []
+    var givenUp: Set<Int> = []
     for index in byFile.indices {
       guard let outcome = byFile[index] else { continue }
       byFile[index] = nil
+      if outcome.issues.contains(where: { $0.kind == .timeLimit }) { givenUp.insert(index) }
       findings += outcome.findings
       issues += outcome.issues
       binaries += outcome.binaries
       parsed += outcome.parsed ? 1 : 0
     }
+    sink?.finish(givenUp: givenUp)
     var warnings = cache?.warnings ?? []
     do {
       try cache?.save()

@@ -66,14 +66,10 @@ public struct ScanResult: Sendable {
 
   public var activeFindings: [Finding] { findings.filter(\.isActive) }
 
-  /// Active findings by severity, counted without copying them.
-  public var activeCounts: [Severity: Int] {
-    var counts: [Severity: Int] = [:]
-    for finding in findings where finding.isActive { counts[finding.severity, default: 0] += 1 }
-    return counts
-  }
+  /// Active findings by severity and suppressed ones, counted without copying them.
+  public var counts: FindingCounts { FindingCounts(findings) }
 
-  public var activeCount: Int { activeCounts.values.reduce(0, +) }
+  public var activeCount: Int { counts.activeTotal }
 }
 
 public enum KeywardVersion {
