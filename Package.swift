@@ -44,7 +44,10 @@ let package = Package(
     // Helpers for Benchmarks/benchmark.py (parse-only throughput, prefilter tokens).
     .executableTarget(
       name: "keyward-bench",
-      dependencies: ["KeywardCore", "KeywardRules", .product(name: "SwiftParser", package: "swift-syntax")]),
+      dependencies: [
+        "KeywardCore", "KeywardRules", .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]),
     .plugin(
       name: "KeywardCommandPlugin",
       capability: .command(

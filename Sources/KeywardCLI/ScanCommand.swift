@@ -58,8 +58,11 @@ struct ScanCommand: KeywardCommand {
     // Formats that can print findings file by file do so during the scan, so that memory does
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter
-    let spool = streaming?.spool { findings in matcher?.apply(to: findings) ?? findings }
-    var (result, _) = try scanOptions.scan(&io, findingSink: spool)
+    var spool: FindingSpool?
+    var (result, _) = try scanOptions.scan(&io) { rules in
+      spool = streaming?.spool(rules: rules) { findings in matcher?.apply(to: findings) ?? findings }
+      return spool
+    }
     if let matcher { result.findings = matcher.apply(to: result.findings) }
     let counts = spool?.counts ?? result.counts
     let writeReport = { (write: (String) throws -> Void) throws in

@@ -32,16 +32,18 @@ struct ScanOptions: ParsableArguments {
     guard fileTimeLimit >= 0 else { throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds") }
   }
 
-  /// Loads the configuration, applies the options over it, and scans.
-  func scan(_ io: inout CommandOutput, findingSink: (any FindingSink)? = nil) throws -> (ScanResult, Configuration) {
+  /// Loads the configuration, applies the options over it, and scans. `findingSink`, given the
+  /// rules that will run, may return where findings should go instead of the result.
+  func scan(
+    _ io: inout CommandOutput, findingSink: ([ConfiguredRule]) -> (any FindingSink)? = { _ in nil }
+  ) throws -> (ScanResult, Configuration) {
     let configuration = try configurationOptions.load(&io, scanning: paths[0])
-    let scanner = Scanner(
-      rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
-      binaryAnalyzer: AppAnalyzer())
+    let rules = configuration.configuredRules(from: .standard)
+    let scanner = Scanner(rules: rules, wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
-    request.findingSink = findingSink
+    request.findingSink = findingSink(rules)
     request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
       let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))

@@ -38,7 +38,7 @@ public struct GitHubReporter: StreamingReporter {
 
   public var findingSeparator: String { "" }
 
-  public func printFindings(_ findings: [Finding]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
       let location = finding.location
@@ -81,7 +81,7 @@ public struct CSVReporter: StreamingReporter {
 
   public var findingSeparator: String { "" }
 
-  public func printFindings(_ findings: [Finding]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
     var out = ""
     for finding in findings {
       out += Self.row([

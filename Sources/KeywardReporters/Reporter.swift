@@ -33,8 +33,9 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// A reporter whose findings print independently of each other, so that they can be printed
 /// file by file while the scan runs (into a `FindingSpool`) instead of being held to the end.
 public protocol StreamingReporter: Reporter, Sendable {
-  /// Findings in report order, printed as one piece of the report.
-  func printFindings(_ findings: [Finding]) -> [UInt8]
+  /// Findings in report order, printed as one piece of the report; `rules` are the rules that
+  /// ran, as in `ScanResult.rules`.
+  func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8]
   /// What goes between two printed pieces.
   var findingSeparator: String { get }
   /// The whole report, `findings` writing the printed findings where they belong.
@@ -66,7 +67,9 @@ extension StreamingReporter {
       }
       for groupStart in stride(from: 0, to: pieces.count, by: 16) {
         let group = Array(pieces[groupStart..<min(groupStart + 16, pieces.count)])
-        let texts = ParallelWork.map(count: group.count, jobs: 0) { printFindings(Array(findings[group[$0]])) }
+        let texts = ParallelWork.map(count: group.count, jobs: 0) {
+          printFindings(Array(findings[group[$0]]), rules: result.rules)
+        }
         for (offset, text) in texts.enumerated() {
           if groupStart + offset > 0 { try output(findingSeparator) }
           try output(String(decoding: text, as: UTF8.self))
@@ -84,8 +87,10 @@ extension StreamingReporter {
     try writeDocument(result, findings: printed, to: output)
   }
 
-  /// A sink that prints findings for this reporter as files are scanned.
-  public func spool(prepare: @escaping @Sendable ([Finding]) -> [Finding] = { $0 }) -> FindingSpool {
-    FindingSpool(prepare: prepare, print: printFindings)
+  /// A sink that prints findings for this reporter as files are scanned by `rules`.
+  public func spool(
+    rules: [ConfiguredRule], prepare: @escaping @Sendable ([Finding]) -> [Finding] = { $0 }
+  ) -> FindingSpool {
+    FindingSpool(prepare: prepare) { printFindings($0, rules: rules) }
   }
 }

@@ -4,15 +4,31 @@ import KeywardCore
 /// SARIF 2.1.0 as GitHub code scanning reads it: rules with help and `security-severity`,
 /// repository-relative URIs, UTF-16 columns, `partialFingerprints`, suppressions, and files
 /// that could not be scanned as tool notifications.
-public struct SARIFReporter: Reporter {
+public struct SARIFReporter: StreamingReporter {
   public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
 
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
-    let ruleIndex = Dictionary(
-      uniqueKeysWithValues: result.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
-    let lineHashes = Self.primaryLocationLineHashes(result.findings)
+  public var findingSeparator: String { ",\n" }
+
+  /// Each result printed as built, at its depth in the log (runs > run > results > result).
+  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
+    let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
+    let lineHashes = Self.primaryLocationLineHashes(findings)
+    var text = ""
+    for (offset, finding) in findings.enumerated() {
+      if offset > 0 { text += ",\n" }
+      text += String(repeating: " ", count: 8)
+      text += Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset]).rendered(
+        indent: 8)
+    }
+    return Array(text.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    let marker = "\u{0}results\u{0}"
     let run: [String: JSONValue] = [
       "tool": .object([
         "driver": .object([
@@ -23,13 +39,7 @@ public struct SARIFReporter: Reporter {
         ])
       ]),
       "columnKind": .string("utf16CodeUnits"),
-      // Printed as built, at their depth in the log (runs > run > results > result).
-      "results": .array(
-        result.findings.enumerated().map { offset, finding in
-          .raw(
-            Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset]).rendered(indent: 8)
-          )
-        }),
+      "results": .raw(marker),
       "invocations": .array([
         .object([
           "executionSuccessful": .bool(true),
@@ -42,7 +52,17 @@ public struct SARIFReporter: Reporter {
       "version": .string("2.1.0"),
       "runs": .array([.object(run)]),
     ]
-    return JSONValue.object(log).rendered()
+    let document = JSONValue.object(log).rendered()
+    let split = document.range(of: marker)!
+    try output(String(document[..<split.lowerBound]))
+    if findings.isEmpty {
+      try output("[]")
+    } else {
+      try output("[\n")
+      try findings.write(output)
+      try output("\n      ]")
+    }
+    try output(String(document[split.upperBound...]))
   }
 
   static func rule(_ configured: ConfiguredRule) -> JSONValue {
@@ -201,7 +221,8 @@ public struct SARIFReporter: Reporter {
   }
 
   /// Per finding, a hash of its line's text without white space, numbered among identical lines
-  /// of the same file (`hash:n`), so alerts follow code that moves.
+  /// of the same file (`hash:n`), so alerts follow code that moves. Numbering is per file, so
+  /// the findings may be given file by file.
   static func primaryLocationLineHashes(_ findings: [Finding]) -> [String] {
     var seen: [String: Int] = [:]
     return findings.map { finding in

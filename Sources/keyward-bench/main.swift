@@ -2,17 +2,31 @@ import Foundation
 import KeywardCore
 import KeywardRules
 import SwiftParser
+import SwiftSyntax
+
+/// Visits every node and token, doing nothing but count them.
+final class NodeCounter: SyntaxAnyVisitor {
+  var nodes = 0
+
+  override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+    nodes += 1
+    return .visitChildren
+  }
+}
 
 /// Helpers for Benchmarks/benchmark.py:
 ///   keyward-bench parse-only PATH [--jobs N]   parse every Swift file with swift-syntax and nothing else
+///   keyward-bench parse-walk PATH [--jobs N]   the same, then visit every node once with an empty visitor
+///                                              (the least any analysis reading the whole tree costs)
 ///   keyward-bench tokens                       the union of the standard rules' prefilter tokens
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
-case "parse-only":
+case "parse-only", "parse-walk":
   guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: keyward-bench parse-only PATH [--jobs N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: keyward-bench \(arguments[0]) PATH [--jobs N]\n".utf8))
     exit(2)
   }
+  let walks = arguments[0] == "parse-walk"
   let jobs = arguments.firstIndex(of: "--jobs").flatMap { Int(arguments[$0 + 1]) } ?? 0
   let root = FileDiscovery.absolute(arguments[1])
   let files = FileDiscovery(root: root, excludes: []).discover([root]).files.filter {
@@ -22,14 +36,19 @@ case "parse-only":
   let tokens = ParallelWork.map(count: files.count, jobs: jobs) { position -> Int in
     guard let data = FileManager.default.contents(atPath: files[order[position]].absolutePath) else { return 0 }
     let tree = [UInt8](data).withUnsafeBufferPointer { Parser.parse(source: $0) }
+    if walks {
+      let visitor = NodeCounter(viewMode: .sourceAccurate)
+      visitor.walk(tree)
+      return visitor.nodes
+    }
     return tree.totalLength.utf8Length
   }
-  print("parsed \(files.count) files, \(tokens.reduce(0, +)) bytes")
+  print("parsed \(files.count) files, \(tokens.reduce(0, +)) \(walks ? "nodes visited" : "bytes")")
 case "tokens":
   let rules = Configuration().configuredRules(from: .standard)
   let tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
   print(tokens.sorted().joined(separator: "\n"))
 default:
-  FileHandle.standardError.write(Data("usage: keyward-bench parse-only PATH [--jobs N] | tokens\n".utf8))
+  FileHandle.standardError.write(Data("usage: keyward-bench parse-only|parse-walk PATH [--jobs N] | tokens\n".utf8))
   exit(2)
 }

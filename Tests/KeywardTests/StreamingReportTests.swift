@@ -24,13 +24,14 @@ import Testing
     return text
   }
 
-  @Test(arguments: [ReportFormat.json, .csv, .github], [1, 2])
+  @Test(arguments: [ReportFormat.json, .sarif, .csv, .github], [1, 2])
   func streamedReportsEqualWholeOnes(_ format: ReportFormat, jobs: Int) throws {
     let reporter = try Self.reporter(format)
     let whole = try reporter.render(try Self.scanner.scan(ScanRequest(paths: [Self.example], jobs: jobs)))
     #expect(whole.utf8.count > 1000, "the example app should give a report worth comparing")
-    #expect(try Self.streamed(reporter, jobs: jobs, spool: reporter.spool()) == whole)
-    let inMemory = FindingSpool(prepare: { $0 }, print: reporter.printFindings, inMemory: true)
+    let rules = Self.scanner.rules
+    #expect(try Self.streamed(reporter, jobs: jobs, spool: reporter.spool(rules: rules)) == whole)
+    let inMemory = FindingSpool(prepare: { $0 }, print: { reporter.printFindings($0, rules: rules) }, inMemory: true)
     #expect(try Self.streamed(reporter, jobs: jobs, spool: inMemory) == whole)
   }
 
@@ -42,7 +43,7 @@ import Testing
     whole.findings = baseline.apply(to: whole.findings)
     let reporter = try Self.reporter(.json)
     let matcher = baseline.matcher
-    let spool = reporter.spool { matcher.apply(to: $0) }
+    let spool = reporter.spool(rules: Self.scanner.rules) { matcher.apply(to: $0) }
     #expect(try Self.streamed(reporter, jobs: 2, spool: spool) == reporter.render(whole))
     #expect(spool.counts == whole.counts)
     #expect(spool.counts.suppressed == (all.count + 1) / 2)
