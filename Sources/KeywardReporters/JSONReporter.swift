@@ -25,7 +25,6 @@ public struct JSONReporter: StreamingReporter {
   ) throws {
     var bySeverity: [String: JSONValue] = [:]
     for (severity, count) in findings.counts.active { bySeverity[severity.rawValue] = .int(count) }
-    let marker = "\u{0}findings\u{0}"
     let report: [String: JSONValue] = [
       "version": .int(Self.formatVersion),
       "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
@@ -34,21 +33,11 @@ public struct JSONReporter: StreamingReporter {
         "findings": .int(findings.counts.activeTotal), "suppressed": .int(findings.counts.suppressed),
         "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
       ]),
-      "findings": .raw(marker),
+      "findings": .raw(PrintedFindings.marker),
       "errors": .array(result.errors.map(Self.json)),
       "binaries": .array(result.binaries.map(Self.json)),
     ]
-    let document = JSONValue.object(report).rendered()
-    let split = document.range(of: marker)!
-    try output(String(document[..<split.lowerBound]))
-    if findings.isEmpty {
-      try output("[]")
-    } else {
-      try output("[\n")
-      try findings.write(output)
-      try output("\n  ]")
-    }
-    try output(String(document[split.upperBound...]))
+    try findings.writeArray(in: .object(report), indent: 2, to: output)
   }
 
   static func json(_ binary: BinarySummary) -> JSONValue {

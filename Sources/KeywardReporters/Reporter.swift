@@ -47,6 +47,25 @@ public struct PrintedFindings {
   public var counts: FindingCounts
   public var isEmpty: Bool
   public var write: ((String) throws -> Void) throws -> Void
+
+  /// Stands in a JSON document (as `.raw`) where the findings array goes.
+  static let marker = "\u{0}findings\u{0}"
+
+  /// Writes `document` with the findings as a JSON array in place of `marker`, whose line is
+  /// indented by `indent` spaces: the document is rendered whole, the findings streamed.
+  func writeArray(in document: JSONValue, indent: Int, to output: (String) throws -> Void) throws {
+    let rendered = document.rendered()
+    let split = rendered.range(of: Self.marker)!
+    try output(String(rendered[..<split.lowerBound]))
+    if isEmpty {
+      try output("[]")
+    } else {
+      try output("[\n")
+      try write(output)
+      try output("\n" + String(repeating: " ", count: indent) + "]")
+    }
+    try output(String(rendered[split.upperBound...]))
+  }
 }
 
 extension StreamingReporter {

@@ -28,7 +28,6 @@ public struct SARIFReporter: StreamingReporter {
   public func writeDocument(
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
-    let marker = "\u{0}results\u{0}"
     let run: [String: JSONValue] = [
       "tool": .object([
         "driver": .object([
@@ -39,7 +38,7 @@ public struct SARIFReporter: StreamingReporter {
         ])
       ]),
       "columnKind": .string("utf16CodeUnits"),
-      "results": .raw(marker),
+      "results": .raw(PrintedFindings.marker),
       "invocations": .array([
         .object([
           "executionSuccessful": .bool(true),
@@ -52,17 +51,7 @@ public struct SARIFReporter: StreamingReporter {
       "version": .string("2.1.0"),
       "runs": .array([.object(run)]),
     ]
-    let document = JSONValue.object(log).rendered()
-    let split = document.range(of: marker)!
-    try output(String(document[..<split.lowerBound]))
-    if findings.isEmpty {
-      try output("[]")
-    } else {
-      try output("[\n")
-      try findings.write(output)
-      try output("\n      ]")
-    }
-    try output(String(document[split.upperBound...]))
+    try findings.writeArray(in: .object(log), indent: 6, to: output)
   }
 
   static func rule(_ configured: ConfiguredRule) -> JSONValue {
