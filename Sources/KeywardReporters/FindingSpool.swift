@@ -11,6 +11,7 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     var offset: Int
     var length: Int
     var counts: FindingCounts
+    var firstActiveRule: String?
   }
 
   private let prepare: @Sendable ([Finding]) -> [Finding]
@@ -22,6 +23,7 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
   private var chunks: [Int: Chunk] = [:]
   private var finished = false
   private var total = FindingCounts()
+  private var firstRule: String?
 
   /// `prepare` runs first on each file's findings (a baseline marking some as suppressed), and
   /// `print` turns them into one piece of the report.
@@ -50,7 +52,9 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     guard !findings.isEmpty else { return }
     let prepared = prepare(findings)
     let bytes = print(prepared)
-    var chunk = Chunk(inFile: false, offset: 0, length: bytes.count, counts: FindingCounts(prepared))
+    var chunk = Chunk(
+      inFile: false, offset: 0, length: bytes.count, counts: FindingCounts(prepared),
+      firstActiveRule: prepared.first(where: \.isActive)?.ruleId)
     lock.lock()
     defer { lock.unlock() }
     guard !finished else { return }
@@ -72,6 +76,14 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     finished = true
     for file in givenUp { chunks[file] = nil }
     total = chunks.values.reduce(into: FindingCounts()) { $0.add($1.counts) }
+    firstRule = chunks.keys.sorted().lazy.compactMap { self.chunks[$0]!.firstActiveRule }.first
+  }
+
+  /// The rule of the first active finding in path order; known once the scan has finished.
+  public var firstActiveRule: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return firstRule
   }
 
   /// The findings taken, counted after `prepare`; complete once the scan has finished.

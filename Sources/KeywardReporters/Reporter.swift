@@ -46,6 +46,8 @@ public protocol StreamingReporter: Reporter, Sendable {
 public struct PrintedFindings {
   public var counts: FindingCounts
   public var isEmpty: Bool
+  /// The rule of the first active finding in report order, for a closing hint.
+  public var firstActiveRule: String?
   public var write: ((String) throws -> Void) throws -> Void
 
   /// Stands in a JSON document (as `.raw`) where the findings array goes.
@@ -79,7 +81,9 @@ extension StreamingReporter {
   /// handed on as soon as it is printed.
   public func write(_ result: ScanResult, to output: (String) throws -> Void) throws {
     let findings = result.findings
-    let printed = PrintedFindings(counts: result.counts, isEmpty: findings.isEmpty) { output in
+    let printed = PrintedFindings(
+      counts: result.counts, isEmpty: findings.isEmpty, firstActiveRule: findings.first(where: \.isActive)?.ruleId
+    ) { output in
       let pieceSize = 256
       let pieces = stride(from: 0, to: findings.count, by: pieceSize).map {
         $0..<min($0 + pieceSize, findings.count)
@@ -100,7 +104,8 @@ extension StreamingReporter {
 
   /// The report of a scan whose findings went to `spool`.
   public func write(_ result: ScanResult, spooled spool: FindingSpool, to output: (String) throws -> Void) throws {
-    let printed = PrintedFindings(counts: spool.counts, isEmpty: spool.isEmpty) {
+    let printed = PrintedFindings(counts: spool.counts, isEmpty: spool.isEmpty, firstActiveRule: spool.firstActiveRule)
+    {
       try spool.write(separator: findingSeparator, to: $0)
     }
     try writeDocument(result, findings: printed, to: output)

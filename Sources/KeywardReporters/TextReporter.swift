@@ -3,25 +3,35 @@ import KeywardCore
 /// Output for a terminal: `path:line:column: severity: message [rule]`, the code line with the
 /// finding underlined, notes and fixes, then files that could not be scanned and a summary.
 /// Suppressed findings are counted but not shown.
-public struct TextReporter: Reporter {
+public struct TextReporter: StreamingReporter {
   public var useColor: Bool
 
   public init(useColor: Bool = false) { self.useColor = useColor }
 
-  public func render(_ result: ScanResult) throws -> String {
+  public var findingSeparator: String { "" }
+
+  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
     var out = ""
-    for finding in result.activeFindings {
+    for finding in findings where finding.isActive {
       out += render(finding)
       out += "\n"
     }
+    return Array(out.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    try findings.write(output)
+    var out = ""
     for issue in result.errors {
       let place = issue.line.map { "\(issue.path):\($0):\(issue.column ?? 1)" } ?? issue.path
       out += "\(place): \(paint("error", .red)): \(issue.message)\n"
     }
     if !result.errors.isEmpty { out += "\n" }
     out += Self.binaries(result.binaries)
-    out += summary(result) + "\n"
-    return out
+    out += summary(result, findings) + "\n"
+    try output(out)
   }
 
   func render(_ finding: Finding) -> String {
@@ -79,26 +89,26 @@ public struct TextReporter: Reporter {
     return out
   }
 
-  func summary(_ result: ScanResult) -> String {
-    let active = result.activeFindings
+  func summary(_ result: ScanResult, _ findings: PrintedFindings) -> String {
+    let counts = findings.counts
     let files = "\(result.filesScanned) file\(result.filesScanned == 1 ? "" : "s")"
     var text: String
-    if active.isEmpty {
+    if counts.activeTotal == 0 {
       text = "No findings in \(files)."
     } else {
-      let counts = Severity.allCases.reversed().compactMap { severity -> String? in
-        let count = active.filter { $0.severity == severity }.count
+      let bySeverity = Severity.allCases.reversed().compactMap { severity -> String? in
+        let count = counts.active[severity, default: 0]
         return count == 0 ? nil : "\(count) \(severity.rawValue)"
       }
-      text = "\(active.count) finding\(active.count == 1 ? "" : "s") (\(counts.joined(separator: ", "))) in \(files)."
+      text =
+        "\(counts.activeTotal) finding\(counts.activeTotal == 1 ? "" : "s") (\(bySeverity.joined(separator: ", "))) in \(files)."
     }
-    let suppressed = result.findings.count - active.count
-    if suppressed > 0 { text += " \(suppressed) suppressed." }
+    if counts.suppressed > 0 { text += " \(counts.suppressed) suppressed." }
     if !result.errors.isEmpty {
       text += " \(result.errors.count) file\(result.errors.count == 1 ? "" : "s") could not be scanned completely."
     }
-    if let first = active.first {
-      text += "\nRun `keyward explain \(first.ruleId)` to learn why a rule matters and how to fix what it finds."
+    if let rule = findings.firstActiveRule {
+      text += "\nRun `keyward explain \(rule)` to learn why a rule matters and how to fix what it finds."
     }
     return text
   }

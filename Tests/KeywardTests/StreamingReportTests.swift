@@ -24,7 +24,7 @@ import Testing
     return text
   }
 
-  @Test(arguments: [ReportFormat.json, .sarif, .csv, .github], [1, 2])
+  @Test(arguments: [ReportFormat.json, .sarif, .csv, .github, .text], [1, 2])
   func streamedReportsEqualWholeOnes(_ format: ReportFormat, jobs: Int) throws {
     let reporter = try Self.reporter(format)
     let whole = try reporter.render(try Self.scanner.scan(ScanRequest(paths: [Self.example], jobs: jobs)))
@@ -55,6 +55,8 @@ import Testing
     func named(_ message: String) -> Finding {
       var copy = finding
       copy.message = message
+      copy.ruleId = "rule." + message
+      copy.suppression = message == "a1" ? Suppression(kind: .baseline, justification: nil) : nil
       return copy
     }
     spool.take([named("c")], file: 7)
@@ -67,6 +69,8 @@ import Testing
     var text = ""
     try spool.write(separator: "|") { text += $0 }
     #expect(text == "a1+a2|b|c")
-    #expect(spool.counts.activeTotal == 4)
+    #expect(spool.counts.activeTotal == 3)
+    #expect(spool.counts.suppressed == 1)
+    #expect(spool.firstActiveRule == "rule.a2")
   }
 }
