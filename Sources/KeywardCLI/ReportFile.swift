@@ -37,13 +37,7 @@ enum ReportFile {
   }
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { throw failure() }
-      written += count
-    }
+    guard FileBytes.writeAll(bytes, to: descriptor) else { throw failure() }
   }
 
   private static func failure() -> WriteError { WriteError(reason: String(cString: strerror(errno))) }

@@ -58,7 +58,7 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !finished else { return }
-    if descriptor >= 0 && Self.writeAll(bytes, to: descriptor, at: fileLength) {
+    if descriptor >= 0 && FileBytes.writeAll(bytes, to: descriptor, at: fileLength) {
       chunk.inFile = true
       chunk.offset = fileLength
       fileLength += bytes.count
@@ -122,19 +122,6 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     guard descriptor >= 0 else { return -1 }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     return descriptor
-  }
-
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at offset: Int) -> Bool {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written))
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return false }
-      written += count
-    }
-    return true
   }
 
   struct ReadError: Error, LocalizedError {

@@ -5,8 +5,8 @@ public struct FileReadError: Error, CustomStringConvertible, Sendable {
   public var description: String
 }
 
-/// Reads whole files with POSIX calls: one copy into the array, and `errno`'s own message when
-/// it fails (Foundation's messages lose the reason).
+/// Reads whole files and writes buffers with POSIX calls: one copy into the array, and `errno`'s
+/// own message when reading fails (Foundation's messages lose the reason).
 public enum FileBytes {
   public static func read(_ path: String) throws(FileReadError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY)
@@ -42,6 +42,23 @@ public enum FileBytes {
         bytes.append(contentsOf: chunk[0..<count])
       }
     }
+  }
+
+  /// Writes all of `bytes` to `descriptor`, at `offset` (`pwrite`) or at its current position,
+  /// going on after interruptions; false when a write fails (`errno` says why).
+  public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at offset: Int? = nil) -> Bool {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer in
+        let start = buffer.baseAddress! + written
+        if let offset { return pwrite(descriptor, start, buffer.count - written, off_t(offset + written)) }
+        return Foundation.write(descriptor, start, buffer.count - written)
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      written += count
+    }
+    return true
   }
 
   private static func failure() -> FileReadError { FileReadError(description: String(cString: strerror(errno))) }

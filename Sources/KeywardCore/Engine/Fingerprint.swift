@@ -3,17 +3,21 @@
 public enum Fingerprint {
   /// 64-bit FNV-1a, written as 16 hex digits.
   public static func hash(_ parts: [String]) -> String {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    var value = fnvOffsetBasis
     for part in parts {
-      for byte in part.utf8 {
-        value ^= UInt64(byte)
-        value = value &* 0x0000_0100_0000_01b3
-      }
-      value ^= 0xFF
-      value = value &* 0x0000_0100_0000_01b3
+      mix(part.utf8, into: &value)
+      mix(CollectionOfOne(0xFF), into: &value)
     }
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  static let fnvOffsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  /// One FNV-1a step per byte.
+  @inline(__always)
+  static func mix(_ bytes: some Sequence<UInt8>, into value: inout UInt64) {
+    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
   }
 
   /// Gives each finding the hash of its identifying `parts` plus how many earlier findings had

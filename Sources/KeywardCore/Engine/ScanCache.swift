@@ -60,12 +60,12 @@ public final class ScanCache: @unchecked Sendable {
   static func key(path: String, bytes: [UInt8]) -> String {
     func fnv(_ seed: UInt64) -> UInt64 {
       var value = seed
-      for byte in path.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-      value = (value ^ 0xFF) &* 0x0000_0100_0000_01b3
-      for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+      Fingerprint.mix(path.utf8, into: &value)
+      Fingerprint.mix(CollectionOfOne(0xFF), into: &value)
+      Fingerprint.mix(bytes, into: &value)
       return value
     }
-    return String(fnv(0xcbf2_9ce4_8422_2325), radix: 16) + "-" + String(fnv(0x8422_2325_cbf2_9ce4), radix: 16)
+    return String(fnv(Fingerprint.fnvOffsetBasis), radix: 16) + "-" + String(fnv(0x8422_2325_cbf2_9ce4), radix: 16)
   }
 
   /// The stored outcome of a file, or nil when there is none or it cannot be decoded (the file

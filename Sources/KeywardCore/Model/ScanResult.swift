@@ -68,8 +68,6 @@ public struct ScanResult: Sendable {
 
   /// Active findings by severity and suppressed ones, counted without copying them.
   public var counts: FindingCounts { FindingCounts(findings) }
-
-  public var activeCount: Int { counts.activeTotal }
 }
 
 public enum KeywardVersion {

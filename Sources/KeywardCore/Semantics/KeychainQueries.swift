@@ -24,7 +24,6 @@ public struct KeychainQuery {
     writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
       .map(\.expression).filter(SyntaxFacts.isTrue)
   }
-
 }
 
 public enum KeychainOperations {
