@@ -121,6 +121,18 @@ import Testing
     #expect(GlobPattern("*.generated.swift").matches("App/Model.generated.swift"))
     #expect(!GlobPattern("*.generated.swift").matches("App/Model.swift"))
     #expect(GlobPattern("./App/*.swift").matches("App/A.swift"))
+    #expect(GlobPattern("App/**/Keys.swift").matches("App/Keys.swift"))
+    #expect(GlobPattern("App/**/Keys.swift").matches("App/A/B/Keys.swift"))
+    #expect(!GlobPattern("App/**/Keys.swift").matches("App/A/B/Keys.swift.orig"))
+    #expect(GlobPattern("Gen?rated/[AB].swift").matches("Generated/B.swift"))
+    #expect(!GlobPattern("Gen?rated/[AB].swift").matches("Generated/C.swift"))
+    #expect(!GlobPattern("App/Tests").matches("App/TestsMore/A.swift"))
+    #expect(!GlobPattern("Tests").matches("App/MyTests/A.swift"))
+    let patterns = ["Vendor/**", "*.pb.swift"].map(GlobPattern.init)
+    #expect(GlobPattern.anyMatches(patterns, "Vendor/Lib/A.swift"))
+    #expect(GlobPattern.anyMatches(patterns, "App/Model.pb.swift"))
+    #expect(!GlobPattern.anyMatches(patterns, "App/Model.swift"))
+    #expect(!GlobPattern.anyMatches([], "App/Model.swift"))
   }
 
   /// swift-syntax's parser takes exponential time (and, at 10,000, overflows the stack) on runs

@@ -71,6 +71,24 @@ import Testing
     #expect(Self.resolved[key] == expected)
   }
 
+  /// `SyntaxFacts.text` stands in for `trimmedDescription` on hot paths; it must agree on every
+  /// node, including comments around and inside nodes and code with syntax errors.
+  @Test func nodeTextMatchesTrimmedDescription() throws {
+    let folder = Paths.packageRoot.appendingPathComponent("Examples/VaultApp/Sources")
+    let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+      .filter { $0.hasSuffix(".swift") }
+    var sources = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    sources.append("/* a */ let x = /* b */ f( /* c */ 1 , // d\n 2 ) // e\n  func broken( { if true")
+    var compared = 0
+    for source in sources {
+      for node in AllNodes.of(Parser.parse(source: source)) {
+        #expect(SyntaxFacts.text(node) == node.trimmedDescription)
+        compared += 1
+      }
+    }
+    #expect(files.count > 5 && compared > 1_000, "compared \(compared) nodes")
+  }
+
   @Test func rawFlagValuesDecodeToCurrentNames() {
     #expect(AccessControlFlag.decode(2).map(\.name) == ["biometryAny"])
     #expect(AccessControlFlag.decode(3).map(\.name) == ["userPresence", "biometryAny"])
@@ -139,5 +157,21 @@ import Testing
       #expect(metadata.description.count <= 1024)
       #expect(!metadata.references.isEmpty)
     }
+  }
+}
+
+/// Every node of a tree, tokens included.
+private final class AllNodes: SyntaxAnyVisitor {
+  var nodes: [Syntax] = []
+
+  static func of(_ tree: some SyntaxProtocol) -> [Syntax] {
+    let visitor = AllNodes(viewMode: .sourceAccurate)
+    visitor.walk(tree)
+    return visitor.nodes
+  }
+
+  override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+    nodes.append(node)
+    return .visitChildren
   }
 }

@@ -77,7 +77,7 @@ public struct FileDiscovery {
   }
 
   public func isExcluded(_ relativePath: String) -> Bool {
-    excludes.contains { $0.matches(relativePath) }
+    GlobPattern.anyMatches(excludes, relativePath)
   }
 
   /// The files to scan, sorted by path, and the paths that could not be listed.
@@ -137,7 +137,7 @@ public struct FileDiscovery {
       let isRegular = (info.st_mode & S_IFMT) == S_IFREG
       // Entries that are not sources were passed over above. A path named on the command line
       // may be a built app: only such paths are opened to look for a Mach-O header.
-      if explicitlyNamed && !FileDiscovery.sourceExtensions.contains(Self.pathExtension(path)) {
+      if explicitlyNamed && !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(path)) {
         if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
           files.append(
             DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
@@ -187,17 +187,20 @@ public struct FileDiscovery {
     /// a file that is not source. Exclusions, on the relative path, are checked apart.
     static func skipsEntry(named name: String, isFolder: Bool) -> Bool {
       isFolder
-        ? FileDiscovery.skippedFolders.contains(name) : !FileDiscovery.sourceExtensions.contains(pathExtension(name))
+        ? FileDiscovery.skippedFolders.contains(name)
+        : !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
     }
 
-    /// The extension of a file name or path, without the dot ("" when there is none).
-    static func pathExtension(_ name: String) -> String {
-      let utf8 = name.utf8
-      guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return "" }
-      if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash > dot { return "" }
-      // A leading dot (".swift") names a hidden file, not an extension, as NSString reads it.
-      if dot == utf8.startIndex || utf8[utf8.index(before: dot)] == UInt8(ascii: "/") { return "" }
-      return String(name[utf8.index(after: dot)...])
-    }
+  }
+
+  /// The extension of a file name or path, without the dot ("" when there is none), as
+  /// `NSString.pathExtension` reads it but without bridging.
+  public static func pathExtension(_ name: String) -> String {
+    let utf8 = name.utf8
+    guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+    if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash > dot { return "" }
+    // A leading dot (".swift") names a hidden file, not an extension, as NSString reads it.
+    if dot == utf8.startIndex || utf8[utf8.index(before: dot)] == UInt8(ascii: "/") { return "" }
+    return String(name[utf8.index(after: dot)...])
   }
 }

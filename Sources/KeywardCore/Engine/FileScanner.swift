@@ -108,7 +108,7 @@ public struct FileScanner: Sendable {
           column: position.column)
       ])
     }
-    let language = SourceLanguage(pathExtension: (path as NSString).pathExtension) ?? .swift
+    let language = SourceLanguage(pathExtension: FileDiscovery.pathExtension(path)) ?? .swift
     let found = tokenSearch.found(in: bytes)
     let applicable = rules.indices.filter { index in
       rules[index].rule.language == language && !Self.isSuppressionRule(rules[index].metadata.id)

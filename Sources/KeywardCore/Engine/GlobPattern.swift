@@ -5,30 +5,69 @@ import Foundation
 /// name anywhere); a pattern with `/` matches from the scan root.
 public struct GlobPattern: Sendable, Hashable {
   public let text: String
-  private let segments: [String]
+  private let segments: [Segment]
   private let anchored: Bool
+
+  /// One `/`-separated part of a pattern. Most are plain names, compared byte for byte; only
+  /// those with wildcards go to `fnmatch` (discovery checks every folder entry against every
+  /// exclusion, so this is on the path of every scan).
+  private enum Segment: Sendable, Hashable {
+    case anySegments
+    case literal([UInt8])
+    case wildcard(String)
+
+    init(_ text: Substring) {
+      if text == "**" {
+        self = .anySegments
+      } else if text.utf8.contains(where: {
+        $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\\")
+      }) {
+        self = .wildcard(String(text))
+      } else {
+        self = .literal(Array(text.utf8))
+      }
+    }
+
+    func matches(_ segment: Substring) -> Bool {
+      switch self {
+      case .anySegments: return true
+      case .literal(let bytes): return segment.utf8.elementsEqual(bytes)
+      case .wildcard(let pattern): return fnmatch(pattern, String(segment), 0) == 0
+      }
+    }
+  }
 
   public init(_ text: String) {
     self.text = text
     var body = text.hasPrefix("./") ? String(text.dropFirst(2)) : text
     while body.hasSuffix("/") { body.removeLast() }
     anchored = body.contains("/")
-    segments = body.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    segments = body.split(separator: "/", omittingEmptySubsequences: true).map(Segment.init)
   }
 
   /// Whether the relative path (with `/` separators) matches.
   public func matches(_ relativePath: String) -> Bool {
-    let pathSegments = relativePath.split(separator: "/").map(String.init)
+    matches(segments: relativePath.split(separator: "/"))
+  }
+
+  /// Whether any of `patterns` matches the path, splitting it once for all of them.
+  public static func anyMatches(_ patterns: [GlobPattern], _ relativePath: String) -> Bool {
+    guard !patterns.isEmpty else { return false }
+    let pathSegments = relativePath.split(separator: "/")
+    return patterns.contains { $0.matches(segments: pathSegments) }
+  }
+
+  private func matches(segments pathSegments: [Substring]) -> Bool {
     guard anchored else {
       guard let only = segments.first else { return false }
-      return pathSegments.contains { Self.matchSegment(only, $0) }
+      return pathSegments.contains { only.matches($0) }
     }
     return Self.match(segments[...], pathSegments[...])
   }
 
-  private static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
+  private static func match(_ pattern: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
     guard let head = pattern.first else { return path.isEmpty }
-    if head == "**" {
+    if head == .anySegments {
       let rest = pattern.dropFirst()
       if rest.isEmpty { return true }
       var remaining = path
@@ -38,11 +77,7 @@ public struct GlobPattern: Sendable, Hashable {
         remaining = remaining.dropFirst()
       }
     }
-    guard let segment = path.first, matchSegment(head, segment) else { return false }
+    guard let segment = path.first, head.matches(segment) else { return false }
     return match(pattern.dropFirst(), path.dropFirst())
-  }
-
-  static func matchSegment(_ pattern: String, _ segment: String) -> Bool {
-    fnmatch(pattern, segment, 0) == 0
   }
 }

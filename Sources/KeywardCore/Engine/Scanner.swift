@@ -54,7 +54,7 @@ public struct Scanner: Sendable {
     let (discovered, discoveryIssues) = discovery.discover(absolutePaths)
     let includes = request.includes.map(GlobPattern.init)
     let files = discovered.filter { file in
-      (includes.isEmpty || includes.contains { $0.matches(file.relativePath) })
+      (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
     }
     request.afterDiscovery?(files)

@@ -66,20 +66,24 @@ public struct FlagOrigin {
 /// Evaluates expressions of type `SecAccessControlCreateFlags` to the flags they contain:
 /// members (`.biometryAny`, `SecAccessControlCreateFlags.biometryAny`), array literals,
 /// `union`, `rawValue:` integers, and names holding any of these, including variables grown
-/// with `insert` / `formUnion` / `update(with:)`.
-public struct AccessControlEvaluator {
+/// with `insert` / `formUnion` / `update(with:)`. One per file, shared by the rules through the
+/// semantic model, so each expression is evaluated once however many rules ask.
+public final class AccessControlEvaluator {
   public static let typeName = "SecAccessControlCreateFlags"
   static let growingMethods: Set<String> = ["insert", "formUnion", "update", "formSymmetricDifference"]
   static let combiningMethods: Set<String> = ["union", "symmetricDifference"]
   static let narrowingMethods: Set<String> = ["intersection", "subtracting"]
 
   let resolver: ConstantResolver
+  private var originsByExpression: [SyntaxIdentifier: [FlagOrigin]] = [:]
 
   public init(resolver: ConstantResolver) { self.resolver = resolver }
 
   public func origins(of expression: ExprSyntax) -> [FlagOrigin] {
+    if let known = originsByExpression[expression.id] { return known }
     var result: [FlagOrigin] = []
     collect(expression, conditional: false, throughName: false, depth: 0, into: &result)
+    originsByExpression[expression.id] = result
     return result
   }
 

@@ -43,6 +43,8 @@ public final class ConstantResolver {
   /// scope wins, statement lists see only earlier declarations, and a type's members include
   /// those declared in its extensions in the same file.
   public func lookup(_ name: String, from node: Syntax) -> Binding? {
+    // Most names looked up (platform constants, types) are declared nowhere in the file.
+    guard index.bindingsByName[name] != nil else { return nil }
     var current: Syntax? = node
     while let scope = current {
       if SyntaxFacts.isScope(scope) {
@@ -62,6 +64,7 @@ public final class ConstantResolver {
 
   /// `Type.name` or, from inside the type, `self.name`.
   public func member(_ name: String, ofType type: String, from node: Syntax? = nil) -> Binding? {
+    guard index.bindingsByName[name] != nil else { return nil }
     for block in index.memberBlocksByType[type] ?? [] {
       if let found = bestBinding(named: name, in: block.id, ordered: false, from: node) { return found }
     }

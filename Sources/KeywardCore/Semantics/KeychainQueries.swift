@@ -46,6 +46,14 @@ extension SemanticModel {
       if queries[id]!.literal == nil, let literal { queries[id]!.literal = literal }
       return id
     }
+    // The entries of one literal share their container; settle its identity once.
+    var identityOfContainer: [SyntaxIdentifier: SyntaxIdentifier] = [:]
+    func cachedIdentity(of expression: Syntax) -> SyntaxIdentifier {
+      if let known = identityOfContainer[expression.id] { return known }
+      let found = identity(of: expression)
+      identityOfContainer[expression.id] = found
+      return found
+    }
     func identity(of expression: Syntax) -> SyntaxIdentifier {
       if let literal = expression.as(DictionaryExprSyntax.self) {
         if let binding = binding(initializedBy: literal) {
@@ -64,7 +72,7 @@ extension SemanticModel {
       return entry(expression.id, binding: nil, literal: nil)
     }
     for write in keychainWrites {
-      queries[identity(of: write.container)]!.writes.append(write)
+      queries[cachedIdentity(of: write.container)]!.writes.append(write)
     }
     for name in KeychainOperations.names {
       for call in index.calls(named: name) {

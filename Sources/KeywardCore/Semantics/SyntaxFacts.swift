@@ -2,6 +2,17 @@ import SwiftSyntax
 
 /// Small questions about syntax nodes that several parts of the semantic layer ask.
 public enum SyntaxFacts {
+  /// The node's source text without its outer trivia: what `trimmedDescription` gives, without
+  /// building a trimmed copy of the tree (which rules comparing many expressions pay for dearly).
+  public static func text(_ node: some SyntaxProtocol) -> String {
+    let bytes = node.syntaxTextBytes
+    // Missing tokens count as first and last, as they do for `trimmed`.
+    let start = node.firstToken(viewMode: .all)?.leadingTrivia.sourceLength.utf8Length ?? 0
+    let trailing = node.lastToken(viewMode: .all)?.trailingTrivia.sourceLength.utf8Length ?? 0
+    let end = max(start, bytes.count - trailing)
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
   /// The name a call calls: `f` in `f(x)`, `m` in `a.b.m(x)`.
   public static func calledName(_ call: FunctionCallExprSyntax) -> String? {
     let callee = call.calledExpression

@@ -24,6 +24,9 @@ public final class SyntaxIndex {
   public private(set) var dictionaryElements: [DictionaryElementSyntax] = []
   /// Modules named by `import` declarations.
   public private(set) var importedModules: Set<String> = []
+  /// `if`, `guard` and `switch` cases, in the order a walk finishing each node meets them, for
+  /// rules that judge branches (failure paths of authentication) without walking again.
+  public private(set) var branches: [Syntax] = []
   /// `container[key] = value`.
   public private(set) var subscriptAssignments: [(subscript: SubscriptCallExprSyntax, value: ExprSyntax)] = []
 
@@ -81,6 +84,12 @@ public final class SyntaxIndex {
     override func visitPost(_ node: ImportDeclSyntax) {
       if let module = node.path.first?.name.text { index.importedModules.insert(module) }
     }
+
+    override func visitPost(_ node: IfExprSyntax) { index.branches.append(Syntax(node)) }
+
+    override func visitPost(_ node: GuardStmtSyntax) { index.branches.append(Syntax(node)) }
+
+    override func visitPost(_ node: SwitchCaseSyntax) { index.branches.append(Syntax(node)) }
 
     override func visitPost(_ node: DictionaryElementSyntax) {
       index.dictionaryElements.append(node)

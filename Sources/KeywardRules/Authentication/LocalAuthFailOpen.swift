@@ -159,7 +159,6 @@ public struct LocalAuthFailOpen: Rule {
 
   public static func check(_ context: RuleContext) {
     let finder = FailurePathFinder(model: context.model)
-    finder.walk(context.tree)
     let grants = GrantFinder(model: context.model)
     for path in finder.paths where !grants.authenticates(path.region) {
       for grant in grants.grants(in: path.region) {
@@ -181,7 +180,7 @@ struct FailurePath {
 
 /// Finds failure paths: the reply's `success` false or `error` set, `canEvaluatePolicy` false,
 /// the `catch` of an awaited evaluation, and cases for unavailable biometrics.
-final class FailurePathFinder: SyntaxVisitor {
+final class FailurePathFinder {
   let model: SemanticModel
   private(set) var paths: [FailurePath] = []
   /// Reply closures by identity, with their `success` and `error` parameter names.
@@ -192,7 +191,6 @@ final class FailurePathFinder: SyntaxVisitor {
 
   init(model: SemanticModel) {
     self.model = model
-    super.init(viewMode: .sourceAccurate)
     for evaluation in model.policyEvaluations {
       if let reply = evaluation.reply {
         let names = Self.parameterNames(reply)
@@ -203,17 +201,18 @@ final class FailurePathFinder: SyntaxVisitor {
         }
       }
     }
+    for branch in model.index.branches {
+      if let node = branch.as(IfExprSyntax.self) {
+        classify(node.conditions, whenTrue: Syntax(node.body), whenFalse: node.elseBody.map(Syntax.init), at: branch)
+      } else if let node = branch.as(GuardStmtSyntax.self) {
+        classify(node.conditions, whenTrue: nil, whenFalse: Syntax(node.body), at: branch)
+      } else if let node = branch.as(SwitchCaseSyntax.self) {
+        classifyCase(node)
+      }
+    }
   }
 
-  override func visitPost(_ node: IfExprSyntax) {
-    classify(node.conditions, whenTrue: Syntax(node.body), whenFalse: node.elseBody.map(Syntax.init), at: Syntax(node))
-  }
-
-  override func visitPost(_ node: GuardStmtSyntax) {
-    classify(node.conditions, whenTrue: nil, whenFalse: Syntax(node.body), at: Syntax(node))
-  }
-
-  override func visitPost(_ node: SwitchCaseSyntax) {
+  private func classifyCase(_ node: SwitchCaseSyntax) {
     guard case .case(let label) = node.label else { return }
     let names = label.caseItems.compactMap { item -> String? in
       guard let pattern = item.pattern.as(ExpressionPatternSyntax.self),
@@ -237,8 +236,8 @@ final class FailurePathFinder: SyntaxVisitor {
       case .expression(let expression): meaning = self.meaning(of: expression, reply: reply)
       case .optionalBinding(let binding):
         let bound =
-          binding.initializer.map { SequenceShape.unwrap($0.value).trimmedDescription }
-          ?? binding.pattern.trimmedDescription
+          binding.initializer.map { SyntaxFacts.text(SequenceShape.unwrap($0.value)) }
+          ?? SyntaxFacts.text(binding.pattern)
         meaning = bound == reply?.error ? (.failure, "when the reply reports an error") : nil
       default: meaning = nil
       }
@@ -263,8 +262,8 @@ final class FailurePathFinder: SyntaxVisitor {
       guard elements.count == 3, let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
         op == "==" || op == "!="
       else { return nil }
-      let right = elements[2].trimmedDescription
-      if let error = reply?.error, elements[0].trimmedDescription == error, right == "nil" {
+      let right = SyntaxFacts.text(elements[2])
+      if let error = reply?.error, SyntaxFacts.text(elements[0]) == error, right == "nil" {
         return (op == "!=" ? .failure : .success, "when the reply reports an error")
       }
       // `x == true` and `x != false` keep the meaning of `x`; `x == false` and `x != true` flip it.
@@ -274,7 +273,7 @@ final class FailurePathFinder: SyntaxVisitor {
       let flips = (op == "!=") != (right == "false")
       return (flips ? (kind == .success ? .failure : .success) : kind, situation)
     }
-    let text = unwrapped.trimmedDescription
+    let text = SyntaxFacts.text(unwrapped)
     if let reply, text == reply.success { return (.success, "when `\(text)` is false") }
     if let reply, text == reply.error { return (.failure, "when the reply reports an error") }
     if let call = unwrapped.as(FunctionCallExprSyntax.self) {
@@ -352,7 +351,7 @@ struct GrantFinder {
     for call in collector.calls {
       guard let name = SyntaxFacts.calledName(call)?.lowercased() else { continue }
       let passesTrue = call.arguments.contains { argument in
-        let text = argument.expression.trimmedDescription
+        let text = SyntaxFacts.text(argument.expression)
         return text == "true" || text.hasPrefix(".success")
       }
       if passesTrue && Self.completionNames.contains(where: name.contains) {
@@ -363,14 +362,14 @@ struct GrantFinder {
         found.append(Syntax(call))
       }
     }
-    for (target, value) in collector.assignments where value.trimmedDescription == "true" {
+    for (target, value) in collector.assignments where SyntaxFacts.text(value) == "true" {
       let name = target.lowercased()
       if Self.grantedStates.contains(where: name.contains), !name.contains("unauth"), !name.contains("not") {
         found.append(value.parent?.parent.map { Syntax($0) } ?? Syntax(value))
       }
     }
     for returned in collector.returns {
-      let text = returned.trimmedDescription
+      let text = SyntaxFacts.text(returned)
       let calls = callNames(in: Syntax(returned))
       let readsData = calls.contains { name in Self.readingCalls.contains(where: name.lowercased().contains) }
       if text == "true" || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) }) {
@@ -413,7 +412,7 @@ struct GrantFinder {
     override func visitPost(_ node: SequenceExprSyntax) {
       let elements = Array(node.elements)
       guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return }
-      let target = elements[0].as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? elements[0].trimmedDescription
+      let target = elements[0].as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? SyntaxFacts.text(elements[0])
       assignments.append((target, elements[2]))
     }
   }

@@ -248,7 +248,7 @@ public struct WeakBiometricACL: Rule {
     var text: String
     if origins.first?.fromRawValue == true {
       let listed = names.map { "`.\($0)`" }.joined(separator: " and ")
-      text = "`rawValue: \(node.trimmedDescription)` includes \(listed). `.\(names[0])` " + consequence(of: names[0])
+      text = "`rawValue: \(SyntaxFacts.text(node))` includes \(listed). `.\(names[0])` " + consequence(of: names[0])
     } else {
       let alias = names[0] == "touchIDAny" ? " (a deprecated alias of `.biometryAny`)" : ""
       text = "`.\(names[0])`\(alias) " + consequence(of: names[0])

@@ -215,7 +215,7 @@ public struct WeakKeychainAccessibility: Rule {
       guard let accessibility = AccessibilityClass.named(value.meaning), weak.contains(accessibility.name) else {
         continue
       }
-      let subject = "`\(value.expression.trimmedDescription)` (\(value.library) for `\(accessibility.name)`)"
+      let subject = "`\(SyntaxFacts.text(value.expression))` (\(value.library) for `\(accessibility.name)`)"
       context.report(
         value.expression, message: message(accessibility, subject: subject, conditional: value.isConditional),
         confidence: value.isConditional ? .medium : nil)

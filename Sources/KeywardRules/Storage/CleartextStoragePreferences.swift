@@ -80,7 +80,7 @@ public struct CleartextStoragePreferences: Rule {
       for binding in bindings {
         guard let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self) else { continue }
         for case .attribute(let attribute) in declaration.attributes {
-          let name = attribute.attributeName.trimmedDescription
+          let name = SyntaxFacts.text(attribute.attributeName)
           guard name == "AppStorage" || name == "SceneStorage" else { continue }
           let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
           let words = (key.map { SensitiveNames.words(in: $0, model: model) } ?? []) + [binding.name]
@@ -94,7 +94,7 @@ public struct CleartextStoragePreferences: Rule {
   /// The preferences store a receiver is, if it is one.
   static func store(of receiver: ExprSyntax, model: SemanticModel) -> String? {
     let texts =
-      model.resolver.values(of: receiver).map { $0.expression.trimmedDescription }
+      model.resolver.values(of: receiver).map { SyntaxFacts.text($0.expression) }
       + [model.resolver.binding(denotedBy: SequenceShape.unwrap(receiver))?.typeName ?? ""]
     return stores.first { store in texts.contains { $0.hasPrefix(store) } }
   }
