@@ -17,7 +17,8 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
   private let prepare: @Sendable ([Finding]) -> [Finding]
   private let print: @Sendable ([Finding]) -> [UInt8]
   private let lock = NSLock()
-  private var descriptor: Int32
+  /// Closed only in `deinit`, so workers may write to it outside the lock.
+  private let descriptor: Int32
   private var fileLength = 0
   private var memory: [UInt8] = []
   private var chunks: [Int: Chunk] = [:]
@@ -55,13 +56,20 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
     var chunk = Chunk(
       inFile: false, offset: 0, length: bytes.count, counts: FindingCounts(prepared),
       firstActiveRule: prepared.first(where: \.isActive)?.ruleId)
+    // Reserve a place under the lock and write outside it, so workers never wait on each
+    // other's writes.
+    let reserved: Int? = lock.withLock {
+      guard !finished, descriptor >= 0 else { return nil }
+      defer { fileLength += bytes.count }
+      return fileLength
+    }
+    let written = reserved.map { FileBytes.writeAll(bytes, to: descriptor, at: $0) } ?? false
     lock.lock()
     defer { lock.unlock() }
     guard !finished else { return }
-    if descriptor >= 0 && FileBytes.writeAll(bytes, to: descriptor, at: fileLength) {
+    if written, let reserved {
       chunk.inFile = true
-      chunk.offset = fileLength
-      fileLength += bytes.count
+      chunk.offset = reserved
     } else {
       // No temporary file, or it failed (a full disk): memory still gives a complete report.
       chunk.offset = memory.count

@@ -156,6 +156,7 @@ import Testing
     #expect(result.findings.map(\.location.path) == ["Good.swift", "InComments.swift", "Parens.swift"])
     let issue = try #require(result.errors.first { $0.path == "Brackets.swift" })
     #expect(issue.message.contains("not parsed") && issue.line == 2)
+    #expect(result.filesScanned == 4 && result.filesParsed == 3)
     #expect(ParserHazards.excessiveBracketRun(in: Array("let a: [[[String]]] = [[[\"x\"]]]".utf8)) == nil)
     #expect(ParserHazards.excessiveBracketRun(in: Array(("x = " + String(repeating: "[ ", count: 17)).utf8)) == 4)
   }

@@ -130,6 +130,7 @@ public struct FileScanner: Sendable {
             message:
               "not parsed: more than \(ParserHazards.maximumBracketRun) consecutive '[' (the Swift parser takes exponential time on them); the file was skipped",
             line: position.line, column: position.column))
+        outcome.parsed = false
         return outcome
       }
       let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }

@@ -74,7 +74,9 @@ public enum ParallelWork {
       slots[index] = value
       started[index] = nil
       filled += 1
-      condition.broadcast()
+      // Only the waiter for the whole batch listens; waking it per item costs a context switch
+      // per file on cores the workers need (with a time limit it polls anyway).
+      if filled == count { condition.broadcast() }
       return true
     }
 
