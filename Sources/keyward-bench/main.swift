@@ -34,8 +34,9 @@ case "parse-only", "parse-walk":
   }
   let order = files.indices.sorted { files[$0].size > files[$1].size }
   let tokens = ParallelWork.map(count: files.count, jobs: jobs) { position -> Int in
-    guard let data = FileManager.default.contents(atPath: files[order[position]].absolutePath) else { return 0 }
-    let tree = [UInt8](data).withUnsafeBufferPointer { Parser.parse(source: $0) }
+    // Read as the scanner reads, so that the two differ only in what follows the parse.
+    guard let bytes = try? FileBytes.read(files[order[position]].absolutePath) else { return 0 }
+    let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
     if walks {
       let visitor = NodeCounter(viewMode: .sourceAccurate)
       visitor.walk(tree)

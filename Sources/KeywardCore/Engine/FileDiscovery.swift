@@ -106,11 +106,9 @@ public struct FileDiscovery {
     /// `d_type` when it knows one, which saves a `stat` for files that are not sources.
     private mutating func visit(_ path: String, relative: String, name: String?, type: UInt8?) {
       let explicitlyNamed = name == nil
-      if let name, type == UInt8(DT_REG) || type == UInt8(DT_DIR),
-        Self.skipsEntry(named: name, isFolder: type == UInt8(DT_DIR))
-      {
-        return
-      }
+      // With the listing's type, the name is judged before the `stat`; otherwise after it.
+      let typeKnown = type == UInt8(DT_REG) || type == UInt8(DT_DIR)
+      if let name, typeKnown, Self.skipsEntry(named: name, isFolder: type == UInt8(DT_DIR)) { return }
       var info = stat()
       guard stat(path, &info) == 0 else {
         let reason = String(cString: strerror(errno))
@@ -123,7 +121,9 @@ public struct FileDiscovery {
         return
       }
       let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-      if let name, Self.skipsEntry(named: name, isFolder: isFolder) || discovery.isExcluded(relative) { return }
+      if let name, (!typeKnown && Self.skipsEntry(named: name, isFolder: isFolder)) || discovery.isExcluded(relative) {
+        return
+      }
       if isFolder && explicitlyNamed && BinaryTarget.isBundleFolder(path) {
         files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: 0, kind: .binary))
         return
@@ -190,7 +190,6 @@ public struct FileDiscovery {
         ? FileDiscovery.skippedFolders.contains(name)
         : !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
     }
-
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as
