@@ -11,7 +11,8 @@ Usage: python3 Benchmarks/benchmark.py [--skip-build] [--runs N] [--dense-mb M]
 3. Parallelism and scaling: 1 worker against all cores, and the dense corpus doubled.
 4. Memory: peak resident set size on the dense corpus and on the doubled one.
 5. Start-up: one small file, end to end.
-6. Incremental: --cache, cold against warm, and a changed file is scanned again.
+6. Incremental: --cache, cold against warm, a changed file is scanned again, and memory with
+   the cache on the dense and doubled corpora.
 7. semgrep (with Benchmarks/semgrep-keychain.yml) and mobsfscan on the sparse corpus, if installed.
 Wall times are the median of --runs runs (default 3); machines here are noisy.
 """
@@ -245,14 +246,27 @@ def main():
 
     # 6. Incremental.
     cache = tempfile.mkdtemp(prefix="keyward-cache-")
-    cold_times, warm_times = [], []
+    cold_times, warm_times, cold_peaks = [], [], []
     for _ in range(runs):
         shutil.rmtree(cache)
         os.makedirs(cache)
-        cold_times.append(timed(dense_scan + ["--cache", cache], 1)[0])
+        cold_time, cold_peak = timed(dense_scan + ["--cache", cache], 1)
+        cold_times.append(cold_time)
+        cold_peaks.append(cold_peak)
         warm_times.append(timed(dense_scan + ["--cache", cache], 1)[0])
     cold, warm = statistics.median(cold_times), statistics.median(warm_times)
     record("6a. --cache: warm / cold", f"{warm:.2f}s / {cold:.2f}s = {warm / cold:.2f}x", "<= 0.3x", warm / cold <= 0.3)
+    # Memory with the cache: its entries must not pile up in memory either.
+    doubled_cache = tempfile.mkdtemp(prefix="keyward-cache-")
+    _, doubled_cold_peak = timed(doubled_scan + ["--cache", doubled_cache], 1)
+    shutil.rmtree(doubled_cache)
+    dense_cold_peak = max(cold_peaks)
+    record(
+        "6c. --cache (cold): peak RSS, doubled / dense",
+        f"{doubled_cold_peak:.0f} / {dense_cold_peak:.0f} MiB = {doubled_cold_peak / dense_cold_peak:.2f}x",
+        "~1x (<= 1.3x)",
+        doubled_cold_peak / dense_cold_peak <= 1.3,
+    )
     changed = os.path.join(dense, "Module0", "File0.swift")
     with open(changed, "a") as handle:
         handle.write("\nlet extra = [kSecAttrAccessible: kSecAttrAccessibleAlwaysThisDeviceOnly]\n")

@@ -63,7 +63,8 @@ struct ScanCommand: KeywardCommand {
       spool = streaming?.spool(rules: rules) { findings in matcher?.apply(to: findings) ?? findings }
       return spool
     }
-    if let matcher { result.findings = matcher.apply(to: result.findings) }
+    // Streamed findings had the baseline applied file by file, in the spool.
+    if let matcher, spool == nil { result.findings = matcher.apply(to: result.findings) }
     let counts = spool?.counts ?? result.counts
     let writeReport = { (write: (String) throws -> Void) throws in
       if let streaming, let spool {

@@ -31,11 +31,44 @@ import Testing
     #expect(!json([root.path, "--cache", cache, "--exclude", "cache", "--profile", "strict"]).contains("CACHED"))
   }
 
+  /// Saving copies the entries a run reused from the old file beside the ones it made, byte for
+  /// byte: an entry marked by hand survives a run that rescanned another file.
+  @Test func reusedEntriesAreCopiedIntoTheNewCache() throws {
+    let root = Paths.temporaryFolder()
+    let cache = root.appendingPathComponent("cache").path
+    let arguments = [root.path, "--cache", cache, "--exclude", "cache"]
+    try Self.weak.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    try ("// B\n" + Self.weak).write(to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
+    _ = json(arguments)
+    try Self.markCachedMessages(in: cache)
+    try ("// B, edited\n" + Self.weak).write(
+      to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
+    let mixed = json(arguments)
+    #expect(mixed.components(separatedBy: "CACHED").count == 2)
+    #expect(mixed.contains("keeps the item unlockable"))
+    #expect(json(arguments) == mixed)
+  }
+
+  @Test func aCutCacheFileIsIgnoredWithAWarning() throws {
+    let root = Paths.temporaryFolder()
+    let cache = root.appendingPathComponent("cache")
+    try Self.weak.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    let arguments = ["scan", root.path, "--cache", cache.path, "--exclude", "cache"]
+    _ = KeywardCLI.run(arguments)
+    let file = cache.appendingPathComponent("keyward-cache.bin")
+    let stored = try Data(contentsOf: file)
+    try stored.dropLast().write(to: file)
+    let (status, output) = KeywardCLI.run(arguments)
+    #expect(status == 1)
+    #expect(output.standardOutput.contains("[swift.weak_biometric_acl]"))
+    #expect(output.standardError.contains("damaged cache ignored"))
+  }
+
   /// Damaged files, a cache from a newer Keyward, and a truncated one.
   static let badCaches: [[UInt8]] = [
     Array("{ not a cache".utf8),
     ScanCache.magic + [18],
-    ScanCache.magic + [4],
+    ScanCache.magic + [6],
   ]
 
   @Test(arguments: badCaches)

@@ -44,6 +44,25 @@ public enum FileBytes {
     }
   }
 
+  /// Reads `length` bytes at `offset` of an open file (`pread`, safe from any thread); a file
+  /// that ends sooner is an error.
+  public static func read(_ descriptor: Int32, offset: Int, length: Int) throws(FileReadError) -> [UInt8] {
+    var failed: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, filled in
+      filled = 0
+      while filled < length {
+        let count = pread(descriptor, buffer.baseAddress! + filled, length - filled, off_t(offset + filled))
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 { failed = errno }
+        if count <= 0 { break }
+        filled += count
+      }
+    }
+    if failed != 0 { throw FileReadError(description: String(cString: strerror(failed))) }
+    guard bytes.count == length else { throw FileReadError(description: "the file ends sooner than expected") }
+    return bytes
+  }
+
   /// Writes all of `bytes` to `descriptor`, at `offset` (`pwrite`) or at its current position,
   /// going on after interruptions; false when a write fails (`errno` says why).
   public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at offset: Int? = nil) -> Bool {

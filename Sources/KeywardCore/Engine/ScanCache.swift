@@ -5,20 +5,37 @@ import Foundation
 /// severities, options, wrappers). A cache that is damaged or from a newer Keyward is ignored
 /// with a warning, so it can never hide a finding.
 ///
-/// The file holds a header (magic, format version, ruleset) and one entry per file in the byte
-/// format of `CacheCoding.swift`. Loading only locates the entries; each is decoded when its file
-/// is looked up, on the worker that scans it.
+/// The file holds a header (magic, format version, ruleset, the table's length), a table of the
+/// entries (key, offset, length), then the entries in the byte format of `CacheCoding.swift`.
+/// Memory does not grow with the cache: loading reads only the table, an entry is read and
+/// decoded when its file is looked up (on the worker scanning it), new entries wait in a
+/// `ByteSpool`, and saving copies entries one at a time into the new file.
 public final class ScanCache: @unchecked Sendable {
-  static let formatVersion = 2
+  static let formatVersion = 3
   static let fileName = "keyward-cache.bin"
   static let magic = Array("KEYWARD-CACHE\n".utf8)
+
+  /// Where an entry's bytes are: in the cache file this run started from, or in this run's spool.
+  private enum Stored {
+    case previous(offset: Int, length: Int)
+    case spooled(ByteSpool.Piece)
+
+    var length: Int {
+      switch self {
+      case .previous(_, let length): length
+      case .spooled(let piece): piece.length
+      }
+    }
+  }
 
   public let path: String
   let ruleset: String
   private let lock = NSLock()
-  /// The stored entries, still encoded: slices of the file as read.
-  private var previous: [String: ArraySlice<UInt8>] = [:]
-  private var current: [String: ArraySlice<UInt8>] = [:]
+  /// The cache file this run started from, open for reading its entries; -1 when there is none.
+  private var previousFile: Int32 = -1
+  private var previous: [String: Stored] = [:]
+  private var current: [String: Stored] = [:]
+  private let spool = ByteSpool()
   /// Whether this run stored anything new, so that an unchanged cache is not written again.
   private var changed = false
   /// Why the stored cache was not used, if it was not.
@@ -27,33 +44,57 @@ public final class ScanCache: @unchecked Sendable {
   public init(folder: String, ruleset: String) {
     self.path = (folder as NSString).appendingPathComponent(Self.fileName)
     self.ruleset = ruleset
-    guard let bytes = try? FileBytes.read(path) else { return }
-    let damaged = "\(path): damaged cache ignored; every file is scanned again"
-    guard bytes.starts(with: Self.magic) else {
-      warnings.append(damaged)
-      return
-    }
-    var reader = CacheReader(bytes[Self.magic.count...])
+    let file = open(path, O_RDONLY)
+    guard file >= 0 else { return }
     do {
-      let version = try reader.int()
-      guard version <= Self.formatVersion else {
-        warnings.append(
-          "\(path): cache version \(version) is from a newer Keyward and was ignored; every file is scanned again")
+      if let table = try Self.readTable(file, ruleset: ruleset) {
+        previous = table
+        previousFile = file
         return
       }
-      guard version == Self.formatVersion, try reader.string() == ruleset else { return }
-      var entries: [String: ArraySlice<UInt8>] = [:]
-      for _ in 0..<(try reader.count()) {
-        let key = try reader.string()
-        let length = try reader.count()
-        entries[key] = bytes[reader.position..<(reader.position + length)]
-        reader.position += length
-      }
-      guard reader.isAtEnd else { throw CacheFormatError() }
-      previous = entries
+    } catch let error as NewerCacheError {
+      warnings.append(
+        "\(path): cache version \(error.version) is from a newer Keyward and was ignored; every file is scanned again")
     } catch {
-      warnings.append(damaged)
+      warnings.append("\(path): damaged cache ignored; every file is scanned again")
     }
+    close(file)
+  }
+
+  deinit {
+    if previousFile >= 0 { close(previousFile) }
+  }
+
+  private struct NewerCacheError: Error { let version: Int }
+
+  /// The entries of an open cache file, or nil when it is an older format or another ruleset's
+  /// (both are simply replaced). Throws when the file is damaged or from a newer Keyward.
+  private static func readTable(_ file: Int32, ruleset: String) throws -> [String: Stored]? {
+    var info = stat()
+    guard fstat(file, &info) == 0 else { throw CacheFormatError() }
+    let size = Int(info.st_size)
+    let head = try FileBytes.read(file, offset: 0, length: min(size, 4096))
+    guard head.starts(with: magic) else { throw CacheFormatError() }
+    var reader = CacheReader(head[magic.count...])
+    let version = try reader.int()
+    guard version <= formatVersion else { throw NewerCacheError(version: version) }
+    guard version == formatVersion, try reader.string() == ruleset else { return nil }
+    let tableLength = try reader.int()
+    let tableStart = reader.position
+    guard tableLength >= 0, tableLength <= size - tableStart else { throw CacheFormatError() }
+    let table = try FileBytes.read(file, offset: tableStart, length: tableLength)
+    let dataStart = tableStart + tableLength
+    var entries: [String: Stored] = [:]
+    var tableReader = CacheReader(table[...])
+    for _ in 0..<(try tableReader.count()) {
+      let key = try tableReader.string()
+      let offset = try tableReader.int()
+      let length = try tableReader.int()
+      guard offset >= 0, length >= 0, length <= size - dataStart - offset else { throw CacheFormatError() }
+      entries[key] = .previous(offset: dataStart + offset, length: length)
+    }
+    guard tableReader.isAtEnd else { throw CacheFormatError() }
+    return entries
   }
 
   /// The key of a file: its path and contents (128 bits of FNV-1a, two seeds).
@@ -68,50 +109,62 @@ public final class ScanCache: @unchecked Sendable {
     return String(fnv(Fingerprint.fnvOffsetBasis), radix: 16) + "-" + String(fnv(0x8422_2325_cbf2_9ce4), radix: 16)
   }
 
-  /// The stored outcome of a file, or nil when there is none or it cannot be decoded (the file
-  /// is then scanned again).
+  /// The stored outcome of a file, or nil when there is none or it cannot be read or decoded
+  /// (the file is then scanned again).
   func outcome(forKey key: String) -> FileOutcome? {
-    lock.lock()
-    let found = previous[key]
-    lock.unlock()
-    guard let found else { return nil }
-    var reader = CacheReader(found)
+    let found = lock.withLock { previous[key] }
+    guard let found, let bytes = try? read(found) else { return nil }
+    var reader = CacheReader(bytes[...])
     guard let outcome = try? FileOutcome(from: &reader), reader.isAtEnd else { return nil }
-    lock.lock()
-    current[key] = found
-    lock.unlock()
+    lock.withLock { current[key] = found }
     return outcome
   }
 
   func store(_ outcome: FileOutcome, forKey key: String) {
     var writer = CacheWriter()
     outcome.write(to: &writer)
-    lock.lock()
-    current[key] = writer.bytes[...]
-    changed = true
-    lock.unlock()
+    let piece = spool.append(writer.bytes)
+    lock.withLock {
+      current[key] = .spooled(piece)
+      changed = true
+    }
   }
 
-  /// Writes the entries of this run (others are dropped), atomically; nothing when every file
-  /// was found in the cache as it is.
-  public func save() throws {
-    lock.lock()
-    let entries = current
-    let unchanged = !changed && current.count == previous.count
-    lock.unlock()
-    if unchanged { return }
-    var out = CacheWriter(bytes: Self.magic)
-    out.int(Self.formatVersion)
-    out.string(ruleset)
-    out.int(entries.count)
-    for key in entries.keys.sorted() {
-      out.string(key)
-      out.int(entries[key]!.count)
-      out.bytes += entries[key]!
+  private func read(_ stored: Stored) throws(FileReadError) -> [UInt8] {
+    switch stored {
+    case .previous(let offset, let length): try FileBytes.read(previousFile, offset: offset, length: length)
+    case .spooled(let piece): try spool.read(piece)
     }
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try Data(out.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
+
+  /// Writes the entries of this run (others are dropped) to a new file that then replaces the
+  /// old one, so a reader never sees half a cache; nothing when every file was found in the
+  /// cache as it is.
+  public func save() throws {
+    let (entries, unchanged) = lock.withLock { (current, !changed && current.count == previous.count) }
+    if unchanged { return }
+    let keys = entries.keys.sorted()
+    var table = CacheWriter()
+    table.int(keys.count)
+    var offset = 0
+    for key in keys {
+      let length = entries[key]!.length
+      table.string(key)
+      table.int(offset)
+      table.int(length)
+      offset += length
+    }
+    var header = CacheWriter(bytes: Self.magic)
+    header.int(Self.formatVersion)
+    header.string(ruleset)
+    header.int(table.bytes.count)
+
+    let folder = (path as NSString).deletingLastPathComponent
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let output = try ReplacingFile(path: path)
+    try output.write(header.bytes + table.bytes)
+    for key in keys { try output.write(read(entries[key]!)) }
+    try output.commit()
   }
 
   /// What decides a scan's findings, as one string.
