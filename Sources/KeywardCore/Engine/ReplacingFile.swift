@@ -43,14 +43,9 @@ public final class ReplacingFile {
     try flush()
     let closed = close(descriptor)
     descriptor = -1
-    guard closed == 0 else {
+    guard closed == 0, isSpecial || rename(temporary, path) == 0 else {
       let error = Self.failure()
       if !isSpecial { unlink(temporary) }
-      throw error
-    }
-    if !isSpecial && rename(temporary, path) != 0 {
-      let error = Self.failure()
-      unlink(temporary)
       throw error
     }
   }

@@ -32,8 +32,9 @@ public final class ScanCache: @unchecked Sendable {
   let ruleset: String
   private let lock = NSLock()
   /// The cache file this run started from, open for reading its entries; -1 when there is none.
-  private var previousFile: Int32 = -1
-  private var previous: [String: Stored] = [:]
+  /// Both are set once, so workers read them without the lock.
+  private let previousFile: Int32
+  private let previous: [String: Stored]
   private var current: [String: Stored] = [:]
   private let spool = ByteSpool()
   /// Whether this run stored anything new, so that an unchanged cache is not written again.
@@ -42,23 +43,31 @@ public final class ScanCache: @unchecked Sendable {
   public private(set) var warnings: [String] = []
 
   public init(folder: String, ruleset: String) {
-    self.path = (folder as NSString).appendingPathComponent(Self.fileName)
+    let path = (folder as NSString).appendingPathComponent(Self.fileName)
+    self.path = path
     self.ruleset = ruleset
+    var warnings: [String] = []
+    (previousFile, previous) = Self.openPrevious(path, ruleset: ruleset) { warnings.append($0) }
+    self.warnings = warnings
+  }
+
+  /// The cache file at `path`, open, and its entries; (-1, none) when it is missing, from an
+  /// older format or another ruleset, or cannot be used (`warn` says why).
+  private static func openPrevious(
+    _ path: String, ruleset: String, warn: (String) -> Void
+  ) -> (Int32, [String: Stored]) {
     let file = open(path, O_RDONLY)
-    guard file >= 0 else { return }
+    guard file >= 0 else { return (-1, [:]) }
     do {
-      if let table = try Self.readTable(file, ruleset: ruleset) {
-        previous = table
-        previousFile = file
-        return
-      }
+      if let table = try readTable(file, ruleset: ruleset) { return (file, table) }
     } catch let error as NewerCacheError {
-      warnings.append(
+      warn(
         "\(path): cache version \(error.version) is from a newer Keyward and was ignored; every file is scanned again")
     } catch {
-      warnings.append("\(path): damaged cache ignored; every file is scanned again")
+      warn("\(path): damaged cache ignored; every file is scanned again")
     }
     close(file)
+    return (-1, [:])
   }
 
   deinit {
@@ -112,8 +121,7 @@ public final class ScanCache: @unchecked Sendable {
   /// The stored outcome of a file, or nil when there is none or it cannot be read or decoded
   /// (the file is then scanned again).
   func outcome(forKey key: String) -> FileOutcome? {
-    let found = lock.withLock { previous[key] }
-    guard let found, let bytes = try? read(found) else { return nil }
+    guard let found = previous[key], let bytes = try? read(found) else { return nil }
     var reader = CacheReader(bytes[...])
     guard let outcome = try? FileOutcome(from: &reader), reader.isAtEnd else { return nil }
     lock.withLock { current[key] = found }
