@@ -59,8 +59,10 @@ struct ScanCommand: KeywardCommand {
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter
     var spool: FindingSpool?
-    var (result, _) = try scanOptions.scan(&io) { rules in
-      spool = streaming?.spool(rules: rules) { findings in matcher?.apply(to: findings) ?? findings }
+    var (result, _) = try scanOptions.scan(&io) { rules, root in
+      spool = streaming?.spool(scope: ReportScope(rules: rules, root: root)) { findings in
+        matcher?.apply(to: findings) ?? findings
+      }
       return spool
     }
     // Streamed findings had the baseline applied file by file, in the spool.

@@ -33,9 +33,10 @@ struct ScanOptions: ParsableArguments {
   }
 
   /// Loads the configuration, applies the options over it, and scans. `findingSink`, given the
-  /// rules that will run, may return where findings should go instead of the result.
+  /// rules that will run and the scan root, may return where findings should go instead of the
+  /// result.
   func scan(
-    _ io: inout CommandOutput, findingSink: ([ConfiguredRule]) -> (any FindingSink)? = { _ in nil }
+    _ io: inout CommandOutput, findingSink: ([ConfiguredRule], String) -> (any FindingSink)? = { _, _ in nil }
   ) throws -> (ScanResult, Configuration) {
     let configuration = try configurationOptions.load(&io, scanning: paths[0])
     let rules = configuration.configuredRules(from: .standard)
@@ -43,10 +44,11 @@ struct ScanOptions: ParsableArguments {
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
-    request.findingSink = findingSink(rules)
+    // The root the scanner will find, so that a sink can print absolute paths.
+    let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
+    request.findingSink = findingSink(rules, root)
     request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
-      let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
     }
     let result = try scanner.scan(request)

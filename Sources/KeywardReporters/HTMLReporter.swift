@@ -3,45 +3,57 @@ import KeywardCore
 
 /// One self-contained page for an auditor: the summary by severity and by rule, then every
 /// finding with its code (the expression highlighted), the rule's explanation and the fix.
-public struct HTMLReporter: Reporter {
+public struct HTMLReporter: StreamingReporter {
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
-    let active = result.activeFindings
-    var body = "<header><h1>Keyward report</h1><p>\(result.filesScanned) files scanned, \(active.count) findings"
-    let suppressed = result.findings.count - active.count
-    if suppressed > 0 { body += ", \(suppressed) suppressed" }
+  public var findingSeparator: String { "" }
+
+  public var groupsByRule: Bool { true }
+
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
+    Array(findings.lazy.filter(\.isActive).map(Self.finding).joined().utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    let counts = findings.counts
+    var body = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Keyward report</title>"
+    body += "<style>\(Self.style)</style></head><body>\n"
+    body += "<header><h1>Keyward report</h1><p>\(result.filesScanned) files scanned, \(counts.activeTotal) findings"
+    if counts.suppressed > 0 { body += ", \(counts.suppressed) suppressed" }
     if !result.errors.isEmpty { body += ", \(result.errors.count) files not scanned completely" }
     body += ".</p><div class=\"badges\">"
     for severity in Severity.allCases.reversed() {
-      let count = active.filter { $0.severity == severity }.count
-      body += "<span class=\"badge \(severity.rawValue)\">\(count) \(severity.rawValue)</span>"
+      body += "<span class=\"badge \(severity.rawValue)\">\(counts.active[severity, default: 0]) \(severity.rawValue)</span>"
     }
     body += "</div></header>\n"
-    let byRule = Dictionary(grouping: active, by: \.ruleId)
-    let rules = result.rules.map(\.metadata).filter { byRule[$0.id] != nil }
+    let rules = result.rules.map(\.metadata).filter { counts.activeByRule[$0.id, default: 0] > 0 }
     if !rules.isEmpty {
       body += "<section><h2>By rule</h2><table><tr><th>Rule</th><th>Severity</th><th>Findings</th></tr>"
       for metadata in rules {
         body +=
           "<tr><td><a href=\"#\(Self.escape(metadata.id))\">\(Self.escape(metadata.title))</a><br><code>\(Self.escape(metadata.id))</code></td>"
         body +=
-          "<td><span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></td><td>\(byRule[metadata.id]!.count)</td></tr>"
+          "<td><span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></td><td>\(counts.activeByRule[metadata.id, default: 0])</td></tr>"
       }
       body += "</table></section>\n"
     }
+    try output(body)
     for metadata in rules {
-      body += "<section class=\"rule\" id=\"\(Self.escape(metadata.id))\"><h2>\(Self.escape(metadata.title)) "
-      body += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
-      body +=
+      var section = "<section class=\"rule\" id=\"\(Self.escape(metadata.id))\"><h2>\(Self.escape(metadata.title)) "
+      section += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
+      section +=
         "<p class=\"meta\"><code>\(Self.escape(metadata.id))</code> · \(Self.escape(metadata.tags.joined(separator: ", ")))</p>"
-      body += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
-      body +=
+      section += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
+      section +=
         "<p>\(Self.prose(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.prose(metadata.remediation))</p>"
-      body += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"
-      for finding in byRule[metadata.id]! { body += Self.finding(finding) }
-      body += "</section>\n"
+      section += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"
+      try output(section)
+      try findings.write(rule: metadata.id, to: output)
+      try output("</section>\n")
     }
+    body = ""
     if !result.errors.isEmpty {
       body += "<section><h2>Files not scanned completely</h2><ul>"
       for issue in result.errors {
@@ -50,9 +62,9 @@ public struct HTMLReporter: Reporter {
       }
       body += "</ul></section>\n"
     }
-    if active.isEmpty { body += "<p class=\"clean\">No findings.</p>" }
-    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Keyward report</title>"
-      + "<style>\(Self.style)</style></head><body>\n\(body)<footer>keyward \(KeywardVersion.current)</footer></body></html>\n"
+    if counts.activeTotal == 0 { body += "<p class=\"clean\">No findings.</p>" }
+    body += "<footer>keyward \(KeywardVersion.current)</footer></body></html>\n"
+    try output(body)
   }
 
   static func finding(_ finding: Finding) -> String {

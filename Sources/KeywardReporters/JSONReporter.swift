@@ -9,7 +9,7 @@ public struct JSONReporter: StreamingReporter {
 
   public var findingSeparator: String { ",\n" }
 
-  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var text: [UInt8] = []
     for finding in findings {
       if !text.isEmpty { text += ",\n".utf8 }

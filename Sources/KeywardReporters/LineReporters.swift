@@ -3,22 +3,31 @@ import KeywardCore
 
 /// `path:line:column: error|warning|note: message [rule]` with absolute paths, as compilers
 /// print, so an Xcode Run Script build phase shows findings inline.
-public struct XcodeReporter: Reporter {
+public struct XcodeReporter: StreamingReporter {
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
+  public var findingSeparator: String { "" }
+
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
-    for finding in result.activeFindings {
+    for finding in findings where finding.isActive {
       let start = finding.location.start
-      let path = result.root + "/" + finding.location.path
+      let path = scope.root + "/" + finding.location.path
       out +=
         "\(path):\(start.line):\(start.column): \(Self.level(finding.severity)): \(finding.message) [\(finding.ruleId)]\n"
     }
+    return Array(out.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    try findings.write(output)
     for issue in result.errors {
-      out +=
+      try output(
         "\(result.root)/\(issue.path):\(issue.line ?? 1):\(issue.column ?? 1): warning: keyward could not scan this file completely: \(issue.message)\n"
+      )
     }
-    return out
   }
 
   static func level(_ severity: Severity) -> String {
@@ -38,7 +47,7 @@ public struct GitHubReporter: StreamingReporter {
 
   public var findingSeparator: String { "" }
 
-  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
       let location = finding.location
@@ -81,7 +90,7 @@ public struct CSVReporter: StreamingReporter {
 
   public var findingSeparator: String { "" }
 
-  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings {
       out += Self.row([

@@ -3,36 +3,47 @@ import KeywardCore
 
 /// A pull-request comment: a summary by severity, then the findings grouped by rule with their
 /// code line and the fix.
-public struct MarkdownReporter: Reporter {
+public struct MarkdownReporter: StreamingReporter {
   public init() {}
 
-  public func render(_ result: ScanResult) throws -> String {
-    let active = result.activeFindings
-    var out =
-      "## Keyward: \(active.isEmpty ? "no findings" : "\(active.count) finding\(active.count == 1 ? "" : "s")")\n\n"
-    if !active.isEmpty {
+  public var findingSeparator: String { "" }
+
+  public var groupsByRule: Bool { true }
+
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
+    var out = ""
+    for finding in findings where finding.isActive {
+      let location = finding.location
+      out += "- **\(location.path):\(location.start.line):\(location.start.column)** \(Self.escape(finding.message))\n"
+      out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
+      if let fix = finding.fix {
+        out += "  Fix\(fix.safe ? "" : " (review first)"): \(Self.escape(fix.description))\n"
+      }
+    }
+    return Array(out.utf8)
+  }
+
+  public func writeDocument(
+    _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
+  ) throws {
+    let counts = findings.counts
+    let total = counts.activeTotal
+    var out = "## Keyward: \(total == 0 ? "no findings" : "\(total) finding\(total == 1 ? "" : "s")")\n\n"
+    if total > 0 {
       out += "| Severity | Findings |\n|---|---|\n"
       for severity in Severity.allCases.reversed() {
-        let count = active.filter { $0.severity == severity }.count
-        if count > 0 { out += "| \(severity.rawValue) | \(count) |\n" }
+        if let count = counts.active[severity], count > 0 { out += "| \(severity.rawValue) | \(count) |\n" }
       }
       out += "\n"
     }
-    let byRule = Dictionary(grouping: active, by: \.ruleId)
-    for configured in result.rules where byRule[configured.metadata.id] != nil {
+    try output(out)
+    for configured in result.rules where counts.activeByRule[configured.metadata.id, default: 0] > 0 {
       let metadata = configured.metadata
-      out += "### `\(metadata.id)` — \(metadata.title) (\(metadata.severity.rawValue))\n\n"
-      for finding in byRule[metadata.id]! {
-        let location = finding.location
-        out +=
-          "- **\(location.path):\(location.start.line):\(location.start.column)** \(Self.escape(finding.message))\n"
-        out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
-        if let fix = finding.fix {
-          out += "  Fix\(fix.safe ? "" : " (review first)"): \(Self.escape(fix.description))\n"
-        }
-      }
-      out += "\n"
+      try output("### `\(metadata.id)` — \(metadata.title) (\(metadata.severity.rawValue))\n\n")
+      try findings.write(rule: metadata.id, to: output)
+      try output("\n")
     }
+    out = ""
     if !result.errors.isEmpty {
       out += "### Not scanned completely\n\n"
       for issue in result.errors {
@@ -41,12 +52,11 @@ public struct MarkdownReporter: Reporter {
       }
       out += "\n"
     }
-    let suppressed = result.findings.count - active.count
     var footer: [String] = ["\(result.filesScanned) files scanned"]
-    if suppressed > 0 { footer.append("\(suppressed) suppressed") }
+    if counts.suppressed > 0 { footer.append("\(counts.suppressed) suppressed") }
     if !result.errors.isEmpty { footer.append("\(result.errors.count) could not be scanned completely") }
     out += "_" + footer.joined(separator: ", ") + "._\n"
-    return out
+    try output(out)
   }
 
   static func escape(_ text: String) -> String {

@@ -30,14 +30,33 @@ public enum ReportFormat: String, CaseIterable, Sendable {
   }
 }
 
+/// What printing findings may need besides the findings: the rules that ran, in the order of
+/// `ScanResult.rules`, and the folder the findings' paths are relative to.
+public struct ReportScope: Sendable {
+  public var rules: [ConfiguredRule]
+  public var root: String
+
+  public init(rules: [ConfiguredRule], root: String) {
+    self.rules = rules
+    self.root = root
+  }
+}
+
+extension ScanResult {
+  public var reportScope: ReportScope { ReportScope(rules: rules, root: root) }
+}
+
 /// A reporter whose findings print independently of each other, so that they can be printed
 /// file by file while the scan runs (into a `FindingSpool`) instead of being held to the end.
 public protocol StreamingReporter: Reporter, Sendable {
-  /// Findings in report order, printed as one piece of the report; `rules` are the rules that
-  /// ran, as in `ScanResult.rules`.
-  func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8]
+  /// Findings in report order, printed as one piece of the report.
+  func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8]
   /// What goes between two printed pieces.
   var findingSeparator: String { get }
+  /// Whether the report lists active findings rule by rule, in the order of the scope's rules,
+  /// instead of all findings in report order. `printFindings` then gets active findings of one
+  /// rule, and the document writes each rule's with `PrintedFindings.write(rule:to:)`.
+  var groupsByRule: Bool { get }
   /// The whole report, `findings` writing the printed findings where they belong.
   func writeDocument(_ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void) throws
 }
@@ -48,7 +67,23 @@ public struct PrintedFindings {
   public var isEmpty: Bool
   /// The rule of the first active finding in report order, for a closing hint.
   public var firstActiveRule: String?
-  public var write: ((String) throws -> Void) throws -> Void
+  /// Writes the printed findings: all of them, or (for reports grouped by rule) one rule's.
+  var writeFindings: (_ rule: String?, _ output: (String) throws -> Void) throws -> Void
+
+  public init(
+    counts: FindingCounts, isEmpty: Bool, firstActiveRule: String?,
+    writeFindings: @escaping (_ rule: String?, _ output: (String) throws -> Void) throws -> Void
+  ) {
+    self.counts = counts
+    self.isEmpty = isEmpty
+    self.firstActiveRule = firstActiveRule
+    self.writeFindings = writeFindings
+  }
+
+  public func write(_ output: (String) throws -> Void) throws { try writeFindings(nil, output) }
+
+  /// The printed active findings of the rule `id`, for reports grouped by rule.
+  public func write(rule id: String, to output: (String) throws -> Void) throws { try writeFindings(id, output) }
 
   /// Stands in a JSON document (as `.raw`) where the findings array goes.
   static let marker = "\u{0}findings\u{0}"
@@ -71,6 +106,8 @@ public struct PrintedFindings {
 }
 
 extension StreamingReporter {
+  public var groupsByRule: Bool { false }
+
   public func render(_ result: ScanResult) throws -> String {
     var out = ""
     try write(result) { out += $0 }
@@ -81,40 +118,46 @@ extension StreamingReporter {
   /// handed on as soon as it is printed.
   public func write(_ result: ScanResult, to output: (String) throws -> Void) throws {
     let findings = result.findings
+    let scope = result.reportScope
     let printed = PrintedFindings(
       counts: result.counts, isEmpty: findings.isEmpty, firstActiveRule: findings.first(where: \.isActive)?.ruleId
-    ) { output in
-      let pieceSize = 256
-      let pieces = stride(from: 0, to: findings.count, by: pieceSize).map {
-        $0..<min($0 + pieceSize, findings.count)
-      }
-      for groupStart in stride(from: 0, to: pieces.count, by: 16) {
-        let group = Array(pieces[groupStart..<min(groupStart + 16, pieces.count)])
-        let texts = ParallelWork.map(count: group.count, jobs: 0) {
-          printFindings(Array(findings[group[$0]]), rules: result.rules)
-        }
-        for (offset, text) in texts.enumerated() {
-          if groupStart + offset > 0 { try output(findingSeparator) }
-          try output(String(decoding: text, as: UTF8.self))
-        }
-      }
+    ) { rule, output in
+      let selected = rule.map { rule in findings.filter { $0.isActive && $0.ruleId == rule } } ?? findings
+      try printInPieces(selected, scope: scope, to: output)
     }
     try writeDocument(result, findings: printed, to: output)
+  }
+
+  private func printInPieces(_ findings: [Finding], scope: ReportScope, to output: (String) throws -> Void) throws {
+    let pieceSize = 256
+    let pieces = stride(from: 0, to: findings.count, by: pieceSize).map {
+      $0..<min($0 + pieceSize, findings.count)
+    }
+    for groupStart in stride(from: 0, to: pieces.count, by: 16) {
+      let group = Array(pieces[groupStart..<min(groupStart + 16, pieces.count)])
+      let texts = ParallelWork.map(count: group.count, jobs: 0) {
+        printFindings(Array(findings[group[$0]]), scope: scope)
+      }
+      for (offset, text) in texts.enumerated() {
+        if groupStart + offset > 0 { try output(findingSeparator) }
+        try output(String(decoding: text, as: UTF8.self))
+      }
+    }
   }
 
   /// The report of a scan whose findings went to `spool`.
   public func write(_ result: ScanResult, spooled spool: FindingSpool, to output: (String) throws -> Void) throws {
     let printed = PrintedFindings(counts: spool.counts, isEmpty: spool.isEmpty, firstActiveRule: spool.firstActiveRule)
-    {
-      try spool.write(separator: findingSeparator, to: $0)
+    { rule, output in
+      try spool.write(separator: findingSeparator, rule: rule, to: output)
     }
     try writeDocument(result, findings: printed, to: output)
   }
 
-  /// A sink that prints findings for this reporter as files are scanned by `rules`.
+  /// A sink that prints findings for this reporter as files are scanned.
   public func spool(
-    rules: [ConfiguredRule], prepare: @escaping @Sendable ([Finding]) -> [Finding] = { $0 }
+    scope: ReportScope, prepare: @escaping @Sendable ([Finding]) -> [Finding] = { $0 }
   ) -> FindingSpool {
-    FindingSpool(prepare: prepare) { printFindings($0, rules: rules) }
+    FindingSpool(prepare: prepare, groupsByRule: groupsByRule) { printFindings($0, scope: scope) }
   }
 }

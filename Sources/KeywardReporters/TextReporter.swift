@@ -10,7 +10,7 @@ public struct TextReporter: StreamingReporter {
 
   public var findingSeparator: String { "" }
 
-  public func printFindings(_ findings: [Finding], rules: [ConfiguredRule]) -> [UInt8] {
+  public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
       out += render(finding)

@@ -24,26 +24,30 @@ import Testing
     return text
   }
 
-  @Test(arguments: [ReportFormat.json, .sarif, .csv, .github, .text], [1, 2])
+  @Test(arguments: ReportFormat.allCases, [1, 2])
   func streamedReportsEqualWholeOnes(_ format: ReportFormat, jobs: Int) throws {
     let reporter = try Self.reporter(format)
-    let whole = try reporter.render(try Self.scanner.scan(ScanRequest(paths: [Self.example], jobs: jobs)))
+    let result = try Self.scanner.scan(ScanRequest(paths: [Self.example], jobs: jobs))
+    let whole = try reporter.render(result)
     #expect(whole.utf8.count > 1000, "the example app should give a report worth comparing")
-    let rules = Self.scanner.rules
-    #expect(try Self.streamed(reporter, jobs: jobs, spool: reporter.spool(rules: rules)) == whole)
-    let inMemory = FindingSpool(prepare: { $0 }, print: { reporter.printFindings($0, rules: rules) }, inMemory: true)
+    let scope = result.reportScope
+    #expect(try Self.streamed(reporter, jobs: jobs, spool: reporter.spool(scope: scope)) == whole)
+    let inMemory = FindingSpool(
+      prepare: { $0 }, groupsByRule: reporter.groupsByRule, print: { reporter.printFindings($0, scope: scope) },
+      inMemory: true)
     #expect(try Self.streamed(reporter, jobs: jobs, spool: inMemory) == whole)
   }
 
-  @Test func aBaselineIsAppliedFileByFile() throws {
+  @Test(arguments: [ReportFormat.json, .markdown, .html])
+  func aBaselineIsAppliedFileByFile(_ format: ReportFormat) throws {
     let all = try Self.scanner.scan(ScanRequest(paths: [Self.example])).findings
     // Accept every other finding: the streamed and the whole report must suppress the same ones.
     let baseline = Baseline(findings: all.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
     var whole = try Self.scanner.scan(ScanRequest(paths: [Self.example]))
     whole.findings = baseline.apply(to: whole.findings)
-    let reporter = try Self.reporter(.json)
+    let reporter = try Self.reporter(format)
     let matcher = baseline.matcher
-    let spool = reporter.spool(rules: Self.scanner.rules) { matcher.apply(to: $0) }
+    let spool = reporter.spool(scope: whole.reportScope) { matcher.apply(to: $0) }
     #expect(try Self.streamed(reporter, jobs: 2, spool: spool) == reporter.render(whole))
     #expect(spool.counts == whole.counts)
     #expect(spool.counts.suppressed == (all.count + 1) / 2)
@@ -72,5 +76,30 @@ import Testing
     #expect(spool.counts.activeTotal == 3)
     #expect(spool.counts.suppressed == 1)
     #expect(spool.firstActiveRule == "rule.a2")
+  }
+
+  @Test func aGroupedSpoolWritesOneRulesActiveFindingsInPathOrder() throws {
+    let finding = try #require(try Self.scanner.scan(ScanRequest(paths: [Self.example])).findings.first)
+    let spool = FindingSpool(groupsByRule: true) { findings in Array(findings.map(\.message).joined(separator: "+").utf8) }
+    func named(_ message: String, rule: String, suppressed: Bool = false) -> Finding {
+      var copy = finding
+      copy.message = message
+      copy.ruleId = rule
+      copy.suppression = suppressed ? Suppression(kind: .baseline, justification: nil) : nil
+      return copy
+    }
+    spool.take([named("b1", rule: "x"), named("b2", rule: "y"), named("b3", rule: "x")], file: 4)
+    spool.take([named("a1", rule: "y"), named("a2", rule: "x", suppressed: true)], file: 1)
+    spool.finish(givenUp: [])
+    func written(_ rule: String) throws -> String {
+      var text = ""
+      try spool.write(separator: "|", rule: rule) { text += $0 }
+      return text
+    }
+    #expect(try written("x") == "b1+b3")
+    #expect(try written("y") == "a1|b2")
+    #expect(try written("z") == "")
+    #expect(spool.counts.activeByRule == ["x": 2, "y": 2])
+    #expect(spool.counts.suppressed == 1)
   }
 }

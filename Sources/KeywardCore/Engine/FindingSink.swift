@@ -11,9 +11,10 @@ public protocol FindingSink: Sendable {
   func finish(givenUp: Set<Int>)
 }
 
-/// How many findings a report holds: active ones by severity, and suppressed ones.
+/// How many findings a report holds: active ones by severity and by rule, and suppressed ones.
 public struct FindingCounts: Sendable, Equatable {
   public var active: [Severity: Int] = [:]
+  public var activeByRule: [String: Int] = [:]
   public var suppressed = 0
 
   public init() {}
@@ -23,11 +24,17 @@ public struct FindingCounts: Sendable, Equatable {
   }
 
   public mutating func add(_ finding: Finding) {
-    if finding.isActive { active[finding.severity, default: 0] += 1 } else { suppressed += 1 }
+    if finding.isActive {
+      active[finding.severity, default: 0] += 1
+      activeByRule[finding.ruleId, default: 0] += 1
+    } else {
+      suppressed += 1
+    }
   }
 
   public mutating func add(_ other: FindingCounts) {
     active.merge(other.active, uniquingKeysWith: +)
+    activeByRule.merge(other.activeByRule, uniquingKeysWith: +)
     suppressed += other.suppressed
   }
 
