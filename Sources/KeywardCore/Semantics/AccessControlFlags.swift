@@ -97,7 +97,7 @@ public final class AccessControlEvaluator {
       if let flags = SyntaxFacts.argument(call, at: 2) { roots.append(flags) }
     }
     for bindings in index.bindingsByName.values {
-      for binding in bindings where binding.typeName == Self.typeName && binding.kind != .parameter {
+      for binding in bindings where binding.kind != .parameter && binding.typeName == Self.typeName {
         roots += binding.initializer.map { [$0] } ?? []
         roots += binding.returnedExpressions
       }

@@ -11,8 +11,8 @@ public struct Binding: Sendable {
   public var node: Syntax
   /// The scope the name is visible in: a code block, closure, member block, function, or file.
   public var scope: SyntaxIdentifier
-  /// The declared type as written (`SecAccessControlCreateFlags`), optionality stripped.
-  public var typeName: String?
+  /// The declared type as written, if any.
+  public var type: TypeSyntax?
   /// The initial value, or a parameter's default value.
   public var initializer: ExprSyntax?
   /// For computed properties and functions: their statements, read only when asked for.
@@ -29,6 +29,10 @@ public struct Binding: Sendable {
     }
     return []
   }
+
+  /// The declared type's name (`SecAccessControlCreateFlags`), optionality stripped. Worked out
+  /// when asked: few bindings' types are ever asked about.
+  public var typeName: String? { type.map(SyntaxFacts.typeName) }
 
   public var id: SyntaxIdentifier { node.id }
   public var position: AbsolutePosition { node.position }

@@ -1,4 +1,4 @@
-import SwiftSyntax
+@_spi(RawSyntax) import SwiftSyntax
 
 /// Everything the rules ask about a file, collected in one walk of its syntax tree.
 ///
@@ -38,7 +38,15 @@ public final class SyntaxIndex {
   public func calls(named name: String) -> [FunctionCallExprSyntax] { callsByName[name] ?? [] }
 
   /// Name prefixes of the platform constants whose references are indexed.
-  static let constantPrefixes = ["kSec", "NSFileProtection", "NSDataWritingFileProtection", "LATouchID"]
+  static let constantPrefixes: [SyntaxText] = ["kSec", "NSFileProtection", "NSDataWritingFileProtection", "LATouchID"]
+
+  /// Whether a name starts with an upper-case letter, as type names do; ASCII is judged in
+  /// place, anything else as a `Character`.
+  static func startsUppercase(_ name: SyntaxText) -> Bool {
+    guard let first = name.first else { return false }
+    if first < 0x80 { return first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") }
+    return String(syntaxText: name).first?.isUppercase == true
+  }
 
   fileprivate func add(_ binding: Binding) {
     bindingsByScope[binding.scope, default: [:]][binding.name, default: []].append(binding)
@@ -65,18 +73,18 @@ public final class SyntaxIndex {
     }
 
     override func visitPost(_ node: DeclReferenceExprSyntax) {
-      let name = node.baseName.text
-      guard let first = name.first, first == "k" || first == "N" || first == "L",
-        SyntaxIndex.constantPrefixes.contains(where: name.hasPrefix)
+      // Every name in the file comes through here: judge the token's bytes in place, and make a
+      // `String` only of the few that name platform constants.
+      let raw = node.baseName.rawText
+      guard let first = raw.first, first == UInt8(ascii: "k") || first == UInt8(ascii: "N") || first == UInt8(ascii: "L"),
+        SyntaxIndex.constantPrefixes.contains(where: raw.hasPrefix)
       else { return }
-      index.constantReferencesByName[name, default: []].append(node)
+      index.constantReferencesByName[String(syntaxText: raw), default: []].append(node)
     }
 
     override func visitPost(_ node: MemberAccessExprSyntax) {
       index.memberAccessesByName[node.declName.baseName.text, default: []].append(node)
-      if let base = node.base?.as(DeclReferenceExprSyntax.self),
-        base.baseName.text.first?.isUppercase == true
-      {
+      if let base = node.base?.as(DeclReferenceExprSyntax.self), SyntaxIndex.startsUppercase(base.baseName.rawText) {
         index.qualifiedMembersByType[base.baseName.text, default: []].append(node)
       }
     }
@@ -96,12 +104,15 @@ public final class SyntaxIndex {
     }
 
     override func visitPost(_ node: SequenceExprSyntax) {
-      let elements = Array(node.elements)
-      guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) else { return }
+      // Only the first three elements matter; most sequences are not assignments.
+      let count = node.elements.count
+      guard count >= 3 else { return }
+      var elements = node.elements.makeIterator()
+      let target = elements.next()!
+      guard elements.next()!.is(AssignmentExprSyntax.self) else { return }
       // With operators on the right (`a = c ? x : y`), the value is the whole sequence, whose
       // right side the resolver reads.
-      let value = elements.count == 3 ? ExprSyntax(elements[2]) : ExprSyntax(node)
-      let target = elements[0]
+      let value = count == 3 ? elements.next()! : ExprSyntax(node)
       if let member = target.as(MemberAccessExprSyntax.self) {
         index.memberAssignmentsByName[member.declName.baseName.text, default: []].append((member, value))
       }
@@ -131,7 +142,7 @@ public final class SyntaxIndex {
         index.add(
           Binding(
             name: name, kind: kind, node: Syntax(binding), scope: scope,
-            typeName: binding.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
+            type: binding.typeAnnotation?.type,
             initializer: binding.initializer?.value, body: binding.accessorBlock.map(Syntax.init), isStatic: isStatic))
       }
     }
@@ -145,7 +156,7 @@ public final class SyntaxIndex {
       index.add(
         Binding(
           name: name, kind: .constant, node: Syntax(node), scope: scope,
-          typeName: node.typeAnnotation.map { SyntaxFacts.typeName($0.type) },
+          type: node.typeAnnotation?.type,
           initializer: value, body: nil, isStatic: false))
     }
 
@@ -156,7 +167,7 @@ public final class SyntaxIndex {
       index.add(
         Binding(
           name: name, kind: .parameter, node: Syntax(node), scope: function.id,
-          typeName: SyntaxFacts.typeName(node.type), initializer: node.defaultValue?.value, body: nil,
+          type: node.type, initializer: node.defaultValue?.value, body: nil,
           isStatic: false))
     }
 
@@ -168,7 +179,7 @@ public final class SyntaxIndex {
       index.add(
         Binding(
           name: node.name.text, kind: .function, node: Syntax(node), scope: scope,
-          typeName: node.signature.returnClause.map { SyntaxFacts.typeName($0.type) },
+          type: node.signature.returnClause?.type,
           initializer: nil, body: Syntax(body.statements), isStatic: isStatic))
     }
   }
