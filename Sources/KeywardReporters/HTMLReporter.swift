@@ -25,7 +25,8 @@ public struct HTMLReporter: StreamingReporter {
     if !result.errors.isEmpty { body += ", \(result.errors.count) files not scanned completely" }
     body += ".</p><div class=\"badges\">"
     for severity in Severity.allCases.reversed() {
-      body += "<span class=\"badge \(severity.rawValue)\">\(counts.active[severity, default: 0]) \(severity.rawValue)</span>"
+      body +=
+        "<span class=\"badge \(severity.rawValue)\">\(counts.active[severity, default: 0]) \(severity.rawValue)</span>"
     }
     body += "</div></header>\n"
     let rules = result.rules.map(\.metadata).filter { counts.activeByRule[$0.id, default: 0] > 0 }
@@ -45,7 +46,8 @@ public struct HTMLReporter: StreamingReporter {
       section += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
       section +=
         "<p class=\"meta\"><code>\(Self.escape(metadata.id))</code> · \(Self.escape(metadata.tags.joined(separator: ", ")))</p>"
-      section += "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
+      section +=
+        "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
       section +=
         "<p>\(Self.prose(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.prose(metadata.remediation))</p>"
       section += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"

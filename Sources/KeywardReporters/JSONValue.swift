@@ -73,7 +73,8 @@ public indirect enum JSONValue: Equatable, Sendable {
     let special = { (byte: UInt8) in byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
     // Native strings are contiguous UTF-8; reading the buffer is several times faster than
     // iterating the view, and reports escape-check every string they print.
-    return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
+    return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) }
+      ?? text.utf8.contains(where: special)
   }
 
   static func writeString(_ text: String, into bytes: inout [UInt8]) {

@@ -13,7 +13,8 @@ public struct SARIFReporter: StreamingReporter {
 
   /// Each result printed as built, at its depth in the log (runs > run > results > result).
   public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
-    let ruleIndex = Dictionary(uniqueKeysWithValues: scope.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
+    let ruleIndex = Dictionary(
+      uniqueKeysWithValues: scope.rules.enumerated().map { ($0.element.metadata.id, $0.offset) })
     let lineHashes = Self.primaryLocationLineHashes(findings)
     var text = ""
     for (offset, finding) in findings.enumerated() {

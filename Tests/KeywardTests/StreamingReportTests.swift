@@ -80,7 +80,9 @@ import Testing
 
   @Test func aGroupedSpoolWritesOneRulesActiveFindingsInPathOrder() throws {
     let finding = try #require(try Self.scanner.scan(ScanRequest(paths: [Self.example])).findings.first)
-    let spool = FindingSpool(groupsByRule: true) { findings in Array(findings.map(\.message).joined(separator: "+").utf8) }
+    let spool = FindingSpool(groupsByRule: true) { findings in
+      Array(findings.map(\.message).joined(separator: "+").utf8)
+    }
     func named(_ message: String, rule: String, suppressed: Bool = false) -> Finding {
       var copy = finding
       copy.message = message

@@ -40,12 +40,14 @@ public struct FileDiscovery {
   }
 
   /// The folder finding paths are relative to: the folder scanned, or the deepest folder
-  /// holding everything scanned.
+  /// holding everything scanned. A named `.app` bundle is one file to the scan, so it is held
+  /// by its parent, as a named `.ipa` is.
   public static func scanRoot(for absolutePaths: [String]) -> String {
     let folders = absolutePaths.map { path -> [String] in
       var isFolder: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      let folder = exists && isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
+      let isScannedFolder = exists && isFolder.boolValue && !BinaryTarget.isBundleFolder(path)
+      let folder = isScannedFolder ? path : (path as NSString).deletingLastPathComponent
       return folder.split(separator: "/").map(String.init)
     }
     guard var common = folders.first else { return FileManager.default.currentDirectoryPath }

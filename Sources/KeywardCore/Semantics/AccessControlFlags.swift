@@ -89,9 +89,11 @@ public final class AccessControlEvaluator {
 
   /// Every expression in the file that is certainly of type `SecAccessControlCreateFlags`:
   /// the flags argument of `SecAccessControlCreateWithFlags`, values of names declared with that
-  /// type, qualified members and `rawValue:` initialisers.
-  public func allFlagExpressions(in model: SemanticModel) -> [ExprSyntax] {
-    let index = model.index
+  /// type, qualified members and `rawValue:` initialisers. Found once, for every rule that asks.
+  public private(set) lazy var allFlagExpressions: [ExprSyntax] = findFlagExpressions()
+
+  private func findFlagExpressions() -> [ExprSyntax] {
+    let index = resolver.index
     var roots: [ExprSyntax] = []
     for call in index.calls(named: "SecAccessControlCreateWithFlags") {
       if let flags = SyntaxFacts.argument(call, at: 2) { roots.append(flags) }

@@ -76,7 +76,8 @@ public final class SyntaxIndex {
       // Every name in the file comes through here: judge the token's bytes in place, and make a
       // `String` only of the few that name platform constants.
       let raw = node.baseName.rawText
-      guard let first = raw.first, first == UInt8(ascii: "k") || first == UInt8(ascii: "N") || first == UInt8(ascii: "L"),
+      guard let first = raw.first,
+        first == UInt8(ascii: "k") || first == UInt8(ascii: "N") || first == UInt8(ascii: "L"),
         SyntaxIndex.constantPrefixes.contains(where: raw.hasPrefix)
       else { return }
       index.constantReferencesByName[String(syntaxText: raw), default: []].append(node)

@@ -199,7 +199,7 @@ public struct WeakBiometricACL: Rule {
       model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 2)?.id })
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
-    for root in model.accessControl.allFlagExpressions(in: model) {
+    for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root)
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) {
         let id = origin.node.id

@@ -106,7 +106,7 @@ public struct DeprecatedSecurityAPI: Rule {
           value.expression, message: "`.\(policy.name)` is deprecated since macOS 15; use `.\(replacement)`.")
       }
     }
-    for root in model.accessControl.allFlagExpressions(in: model) {
+    for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root) {
         guard let replacement = origin.flag.replacement, !origin.fromRawValue,
           !reportedElsewhere.contains(origin.flag.name),
