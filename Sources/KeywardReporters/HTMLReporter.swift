@@ -71,10 +71,12 @@ public struct HTMLReporter: StreamingReporter {
 
   static func finding(_ finding: Finding) -> String {
     let location = finding.location
-    var out =
-      "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.path)):\(location.start.line):\(location.start.column)</code>"
+    var out = "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.place))</code>"
     out += " · confidence \(finding.confidence.rawValue)</p><p>\(prose(finding.message))</p>"
-    out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
+    // A finding in a built app has no code line to show.
+    if location.binary == nil {
+      out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
+    }
     for related in finding.related {
       out +=
         "<p class=\"note\">Note: \(escape(related.message)) (<code>\(escape(related.location.path)):\(related.location.start.line)</code>)</p>"

@@ -11,10 +11,12 @@ public struct XcodeReporter: StreamingReporter {
   public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
-      let start = finding.location.start
-      let path = scope.root + "/" + finding.location.path
+      let location = finding.location
+      let path = scope.root + "/" + location.path
+      // A built app has no lines: a diagnostic on the file, naming where inside it.
+      let place = location.binary == nil ? "\(path):\(location.start.line):\(location.start.column)" : path
       out +=
-        "\(path):\(start.line):\(start.column): \(Self.level(finding.severity)): \(finding.message) [\(finding.ruleId)]\n"
+        "\(place): \(Self.level(finding.severity)): \(finding.message)\(Self.inside(location)) [\(finding.ruleId)]\n"
     }
     return Array(out.utf8)
   }
@@ -28,6 +30,13 @@ public struct XcodeReporter: StreamingReporter {
         "\(result.root)/\(issue.path):\(issue.line ?? 1):\(issue.column ?? 1): warning: keyward could not scan this file completely: \(issue.message)\n"
       )
     }
+  }
+
+  /// For a finding in a built app, which has no lines: " (in Mach-O file (architecture, address))"
+  /// to follow the message; nothing for source.
+  static func inside(_ location: SourceLocation) -> String {
+    guard let site = location.binary?.description, !site.isEmpty else { return "" }
+    return " (in \(site))"
   }
 
   static func level(_ severity: Severity) -> String {
@@ -52,12 +61,20 @@ public struct GitHubReporter: StreamingReporter {
     for finding in findings where finding.isActive {
       let location = finding.location
       let command = XcodeReporter.level(finding.severity) == "note" ? "notice" : XcodeReporter.level(finding.severity)
-      let properties = [
-        "file=\(Self.property(location.path))", "line=\(location.start.line)", "col=\(location.start.column)",
-        "endLine=\(location.end.line)", "endColumn=\(location.end.column)",
-        "title=\(Self.property("\(finding.ruleId) (\(finding.severity.rawValue))"))",
-      ]
-      out += "::\(command) \(properties.joined(separator: ","))::\(Self.data(finding.message))\n"
+      // A built app has no lines: the annotation is on the file, and says where inside it.
+      let lines =
+        location.binary != nil
+        ? []
+        : [
+          "line=\(location.start.line)", "col=\(location.start.column)", "endLine=\(location.end.line)",
+          "endColumn=\(location.end.column)",
+        ]
+      let properties =
+        ["file=\(Self.property(location.path))"] + lines + [
+          "title=\(Self.property("\(finding.ruleId) (\(finding.severity.rawValue))"))"
+        ]
+      out +=
+        "::\(command) \(properties.joined(separator: ","))::\(Self.data(finding.message + XcodeReporter.inside(location)))\n"
     }
     return Array(out.utf8)
   }
@@ -93,9 +110,13 @@ public struct CSVReporter: StreamingReporter {
   public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings {
+      // A built app has no lines: the row leaves them empty and says where inside it.
+      let location = finding.location
+      let isBinary = location.binary != nil
       out += Self.row([
-        finding.severity.rawValue, finding.confidence.rawValue, finding.ruleId, finding.location.path,
-        String(finding.location.start.line), String(finding.location.start.column), finding.message,
+        finding.severity.rawValue, finding.confidence.rawValue, finding.ruleId, location.path,
+        isBinary ? "" : String(location.start.line), isBinary ? "" : String(location.start.column),
+        finding.message + XcodeReporter.inside(location),
         finding.fingerprint,
         finding.suppression.map { $0.kind.rawValue } ?? "",
       ])

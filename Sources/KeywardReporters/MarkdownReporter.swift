@@ -13,9 +13,11 @@ public struct MarkdownReporter: StreamingReporter {
   public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
-      let location = finding.location
-      out += "- **\(location.path):\(location.start.line):\(location.start.column)** \(Self.escape(finding.message))\n"
-      out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
+      out += "- **\(finding.location.place)** \(Self.escape(finding.message))\n"
+      // A finding in a built app has no code line to quote.
+      if finding.location.binary == nil {
+        out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
+      }
       if let fix = finding.fix {
         out += "  Fix\(fix.safe ? "" : " (review first)"): \(Self.escape(fix.description))\n"
       }

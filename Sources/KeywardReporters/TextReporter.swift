@@ -35,10 +35,10 @@ public struct TextReporter: StreamingReporter {
   }
 
   func render(_ finding: Finding) -> String {
-    if let site = finding.location.binary {
-      // A built app has no lines: name the Mach-O file, architecture and address instead.
-      let place = site.description.isEmpty ? finding.location.path : "\(finding.location.path): \(site.description)"
-      return "\(place): \(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
+    if finding.location.binary != nil {
+      // A built app has no lines to show.
+      return
+        "\(finding.location.place): \(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
         + paint("[\(finding.ruleId)]", .dim) + "\n"
     }
     let start = finding.location.start

@@ -106,6 +106,27 @@ import ZIPFoundation
         "flags 0x4012 (biometryAny | devicePasscode | or) for `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`"))
   }
 
+  /// A built app has no lines: no format may invent `:1:1` for it, each names the Mach-O file
+  /// inside instead, and Xcode's absolute paths point at the app that was scanned.
+  @Test func everyFormatPlacesFindingsInABuiltAppWithoutLines() throws {
+    let app = Self.fixture("VaultLegacy.app").path
+    let inside = "Frameworks/VaultKit.framework/VaultKit (arm64, 0x"
+    for format in ["text", "markdown", "html", "xcode", "github", "csv"] {
+      let (status, output) = KeywardCLI.run(["scan", app, "--format", format])
+      let report = output.standardOutput
+      #expect(status == 1, "\(format)")
+      #expect(!report.contains(":1:1"), "\(format) gives a built app a line")
+      #expect(report.contains(inside), "\(format) does not say where in the app")
+    }
+    let xcode = KeywardCLI.run(["scan", app, "--format", "xcode"]).output.standardOutput
+    for line in xcode.split(separator: "\n") {
+      let path = String(line.prefix { $0 != ":" })
+      #expect(FileManager.default.fileExists(atPath: path), "Xcode is pointed at \(path), which does not exist")
+    }
+    let csv = KeywardCLI.run(["scan", app, "--format", "csv"]).output.standardOutput
+    #expect(csv.contains(",VaultLegacy.app,,,"), "a built app's row has no line or column")
+  }
+
   /// Every prefix and many byte flips of every fixture: a clear error or a result, never a crash.
   @Test func truncatedAndCorruptedMachOFilesGiveErrorsNotCrashes() throws {
     for name in ["VaultMixed", "VaultLegacy.app/VaultLegacy", "VaultLegacy.app/Frameworks/VaultKit.framework/VaultKit"]

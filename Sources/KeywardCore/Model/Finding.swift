@@ -32,6 +32,14 @@ public struct SourceLocation: Codable, Sendable, Hashable {
     self.end = end
     self.binary = binary
   }
+
+  /// The place as a reader looks for it: `path:line:column` in source; in a built app, which has
+  /// no lines, `path: Mach-O file (architecture, address)`.
+  public var place: String {
+    guard let binary else { return "\(path):\(start.line):\(start.column)" }
+    let site = binary.description
+    return site.isEmpty ? path : "\(path): \(site)"
+  }
 }
 
 /// A second place that explains a finding, such as the keychain query a weak constant reaches.
