@@ -35,8 +35,7 @@ public struct XcodeReporter: StreamingReporter {
   /// For a finding in a built app, which has no lines: " (in Mach-O file (architecture, address))"
   /// to follow the message; nothing for source.
   static func inside(_ location: SourceLocation) -> String {
-    guard let site = location.binary?.description, !site.isEmpty else { return "" }
-    return " (in \(site))"
+    location.siteInApp.map { " (in \($0))" } ?? ""
   }
 
   static func level(_ severity: Severity) -> String {

@@ -35,16 +35,12 @@ public struct TextReporter: StreamingReporter {
   }
 
   func render(_ finding: Finding) -> String {
-    if finding.location.binary != nil {
-      // A built app has no lines to show.
-      return
-        "\(finding.location.place): \(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
-        + paint("[\(finding.ruleId)]", .dim) + "\n"
-    }
-    let start = finding.location.start
-    var out = "\(finding.location.path):\(start.line):\(start.column): "
+    var out = "\(finding.location.place): "
     out += "\(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
     out += paint("[\(finding.ruleId)]", .dim) + "\n"
+    // A built app has no lines to show.
+    guard finding.location.binary == nil else { return out }
+    let start = finding.location.start
     let gutter = String(start.line)
     let pad = String(repeating: " ", count: gutter.count)
     out += " \(gutter) | \(finding.snippet)\n"

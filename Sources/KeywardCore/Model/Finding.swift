@@ -36,9 +36,15 @@ public struct SourceLocation: Codable, Sendable, Hashable {
   /// The place as a reader looks for it: `path:line:column` in source; in a built app, which has
   /// no lines, `path: Mach-O file (architecture, address)`.
   public var place: String {
-    guard let binary else { return "\(path):\(start.line):\(start.column)" }
-    let site = binary.description
-    return site.isEmpty ? path : "\(path): \(site)"
+    guard binary != nil else { return "\(path):\(start.line):\(start.column)" }
+    return siteInApp.map { "\(path): \($0)" } ?? path
+  }
+
+  /// Where inside a built app ("Payload/App.app/App (arm64, 0x100004010)"); nil for source, and
+  /// for a finding about the app as a whole.
+  public var siteInApp: String? {
+    guard let site = binary?.description, !site.isEmpty else { return nil }
+    return site
   }
 }
 
