@@ -218,6 +218,13 @@ def main():
     walk_cpu = statistics.median(walk_cpus)
     print(f"    parse + an empty visitor over every node: {walk_time:.2f}s wall, {walk_cpu:.2f}s CPU;"
           f" a visitor-based analysis can reach at most {parse_cpu / walk_cpu:.2f}x (CPU) before any rule runs")
+    # The same walk over the raw tree, making no `Syntax` value: what an index built from raw
+    # syntax would pay for reading every node.
+    raw_cpus = []
+    raw_time, _ = timed([bench, "parse-rawwalk", dense], runs, raw_cpus)
+    raw_cpu = statistics.median(raw_cpus)
+    print(f"    parse + a walk of the raw tree over every node: {raw_time:.2f}s wall, {raw_cpu:.2f}s CPU"
+          f" ({parse_cpu / raw_cpu:.2f}x of parse-only, CPU)")
 
     # 3. Parallelism and scaling.
     (one_time, _, one_cpu), (all_time, _, all_cpu), speedup = paired(dense_scan + ["--jobs", "1"], dense_scan, runs)

@@ -2,7 +2,7 @@ import Foundation
 import KeywardCore
 import KeywardRules
 import SwiftParser
-import SwiftSyntax
+@_spi(RawSyntax) import SwiftSyntax
 
 /// Visits every node and token, doing nothing but count them.
 final class NodeCounter: SyntaxAnyVisitor {
@@ -14,19 +14,30 @@ final class NodeCounter: SyntaxAnyVisitor {
   }
 }
 
+/// Counts the nodes and tokens under `raw` by reading the raw tree alone, without making a
+/// `Syntax` value for any of them.
+func rawNodeCount(_ raw: RawSyntax) -> Int {
+  guard let layout = raw.layoutView else { return 1 }
+  var total = 1
+  for case let child? in layout.children { total += rawNodeCount(child) }
+  return total
+}
+
 /// Helpers for Benchmarks/benchmark.py:
 ///   keyward-bench parse-only PATH [--jobs N]   parse every Swift file with swift-syntax and nothing else
 ///   keyward-bench parse-walk PATH [--jobs N]   the same, then visit every node once with an empty visitor
 ///                                              (the least any analysis reading the whole tree costs)
+///   keyward-bench parse-rawwalk PATH [--jobs N] the same, but read every node of the raw tree instead
+///                                              (what a walk costs without making `Syntax` values)
 ///   keyward-bench tokens                       the union of the standard rules' prefilter tokens
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
-case "parse-only", "parse-walk":
+case "parse-only", "parse-walk", "parse-rawwalk":
   guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: keyward-bench \(arguments[0]) PATH [--jobs N]\n".utf8))
     exit(2)
   }
-  let walks = arguments[0] == "parse-walk"
+  let mode = arguments[0]
   let jobs = arguments.firstIndex(of: "--jobs").flatMap { Int(arguments[$0 + 1]) } ?? 0
   let root = FileDiscovery.absolute(arguments[1])
   let files = FileDiscovery(root: root, excludes: []).discover([root]).files.filter {
@@ -37,19 +48,22 @@ case "parse-only", "parse-walk":
     // Read as the scanner reads, so that the two differ only in what follows the parse.
     guard let bytes = try? FileBytes.read(files[order[position]].absolutePath) else { return 0 }
     let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
-    if walks {
+    switch mode {
+    case "parse-walk":
       let visitor = NodeCounter(viewMode: .sourceAccurate)
       visitor.walk(tree)
       return visitor.nodes
+    case "parse-rawwalk": return rawNodeCount(tree.raw)
+    default: return tree.totalLength.utf8Length
     }
-    return tree.totalLength.utf8Length
   }
-  print("parsed \(files.count) files, \(tokens.reduce(0, +)) \(walks ? "nodes visited" : "bytes")")
+  print("parsed \(files.count) files, \(tokens.reduce(0, +)) \(mode == "parse-only" ? "bytes" : "nodes visited")")
 case "tokens":
   let rules = Configuration().configuredRules(from: .standard)
   let tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
   print(tokens.sorted().joined(separator: "\n"))
 default:
-  FileHandle.standardError.write(Data("usage: keyward-bench parse-only|parse-walk PATH [--jobs N] | tokens\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: keyward-bench parse-only|parse-walk|parse-rawwalk PATH [--jobs N] | tokens\n".utf8))
   exit(2)
 }

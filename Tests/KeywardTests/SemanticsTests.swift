@@ -122,6 +122,35 @@ import Testing
         "kSecAttrService",
       ])
   }
+
+  /// A context handed to a keychain wrapper binds the evaluation only when the file gives the
+  /// wrapper an access control; a file without the wrapper's import keeps the call event-bound.
+  @Test(arguments: [
+    ("import KeychainAccess", ".accessibility(.whenUnlocked, authenticationPolicy: .biometryCurrentSet)", "bound"),
+    ("import KeychainAccess", "", "unprotected KeychainAccess"),
+    ("", ".accessibility(.whenUnlocked, authenticationPolicy: .biometryCurrentSet)", "event"),
+  ])
+  func contextsReachingAWrapperBindOnlyWithAnAccessControl(_ header: String, _ policy: String, _ expected: String) {
+    let code = """
+      \(header)
+      func save(keychain: Keychain, token: String) throws { try keychain\(policy).set(token, key: "t") }
+      func read(keychain: Keychain) {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") { ok, _ in
+              if ok { _ = try? keychain.authenticationContext(context).get("t") }
+          }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let bindings = model.policyEvaluations.map { evaluation -> String in
+      switch model.binding(of: evaluation) {
+      case .keychainBound: "bound"
+      case .contextToUnprotectedItems(let wrapper): "unprotected \(wrapper ?? "query")"
+      case .eventBound: "event"
+      }
+    }
+    #expect(bindings == [expected])
+  }
 }
 
 /// Every rule type in the rules module is registered, so a new rule cannot be forgotten.

@@ -20,9 +20,13 @@ import Yams
 ///         anyFinger: biometryAny
 ///     synchronizable:
 ///       argumentLabels: [syncAcrossDevices]
+///     authenticationContext:         # where it takes the LAContext it reads with
+///       methods: [unlocked]
 /// ```
 enum WrapperMappingReader {
-  static let mappingKeys = ["library", "modules", "types", "accessibility", "authenticationPolicy", "synchronizable"]
+  static let mappingKeys = [
+    "library", "modules", "types", "accessibility", "authenticationPolicy", "synchronizable", "authenticationContext",
+  ]
   static let siteKeys = ["argumentLabels", "methods", "properties", "impliedByCalls", "values"]
 
   static func read(_ node: Node, reader: inout NodeReader) throws -> [WrapperMapping] {
@@ -46,6 +50,8 @@ enum WrapperMappingReader {
         mapping.authenticationPolicy = try site(value, key: key, meanings: AccessControlFlag.names, reader: &reader)
       case "synchronizable":
         mapping.synchronizable = try site(value, key: key, meanings: nil, reader: &reader)
+      case "authenticationContext":
+        mapping.authenticationContext = try site(value, key: key, meanings: nil, reader: &reader)
       default:
         reader.warn(keyNode, "unknown key '\(key)' in a wrapper mapping", suggestions: mappingKeys)
       }

@@ -24,7 +24,8 @@ extension WrapperMapping {
       library: "KeychainAccess", modules: ["KeychainAccess"], types: [],
       accessibility: WrapperSite(methods: ["accessibility"], values: accessibilityCases()),
       authenticationPolicy: WrapperSite(argumentLabels: ["authenticationPolicy"], values: flagCases),
-      synchronizable: WrapperSite(methods: ["synchronizable"])),
+      synchronizable: WrapperSite(methods: ["synchronizable"]),
+      authenticationContext: WrapperSite(methods: ["authenticationContext"])),
     WrapperMapping(
       library: "SwiftKeychainWrapper", modules: ["SwiftKeychainWrapper"], types: ["KeychainWrapper"],
       accessibility: WrapperSite(argumentLabels: ["withAccessibility"], values: accessibilityCases()),

@@ -1,22 +1,22 @@
 import SwiftSyntax
 
-/// Which names in a file carry an `LAContext` into a keychain query as
-/// `kSecUseAuthenticationContext`, following the context backwards from the query through
-/// aliases, function parameters (to the arguments of calls of that function), stored properties
-/// (to what is assigned to them) and function results (to what the function returns).
+/// Which names in a file carry an `LAContext` into a keychain read, following the context
+/// backwards from where the keychain takes it (`kSecUseAuthenticationContext`, or a wrapper's
+/// `authenticationContext(_:)`) through aliases, function parameters (to the arguments of calls
+/// of that function), stored properties (to what is assigned to them) and function results (to
+/// what the function returns).
 public struct AuthenticationContextFlow {
   public private(set) var reachingBindings: Set<SyntaxIdentifier> = []
 
-  init(model: SemanticModel) {
+  /// - Parameter contexts: the expressions the keychain takes as its authentication context.
+  init(contexts: [ExprSyntax], model: SemanticModel) {
     var worklist: [Binding] = []
     func add(_ expression: ExprSyntax) {
       for binding in model.bindingsNamed(by: expression) where reachingBindings.insert(binding.id).inserted {
         worklist.append(binding)
       }
     }
-    for write in model.keychainWrites(forKey: "kSecUseAuthenticationContext") {
-      add(write.value)
-    }
+    contexts.forEach(add)
     while let binding = worklist.popLast() {
       if binding.kind == .parameter {
         for argument in model.arguments(passedTo: binding) { add(argument) }

@@ -85,18 +85,27 @@ extension SemanticModel {
   }
 
   /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
-  /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected.
+  /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected, or
+  /// reaches a keychain wrapper that the file gives an access control.
   public func binding(of evaluation: PolicyEvaluation) -> EvaluationBinding {
-    let reaches = evaluation.receiver.map { contextFlow.reachesKeychain($0, in: self) } ?? false
-    if !reaches { return .eventBound }
-    return storesItemsWithoutAccessControl ? .contextToUnprotectedItems : .keychainBound
+    guard let context = evaluation.receiver else { return .eventBound }
+    if contextFlow.reachesKeychain(context, in: self) {
+      return storesItemsWithoutAccessControl ? .contextToUnprotectedItems(wrapper: nil) : .keychainBound
+    }
+    if wrapperContextFlow.reachesKeychain(context, in: self) {
+      guard wrapperValues(.authenticationPolicy).isEmpty else { return .keychainBound }
+      let library = activeWrappers.first { !$0.authenticationContext.isEmpty }?.library
+      return .contextToUnprotectedItems(wrapper: library)
+    }
+    return .eventBound
   }
 }
 
-public enum EvaluationBinding {
+public enum EvaluationBinding: Equatable {
   /// Nothing but the boolean result depends on the evaluation.
   case eventBound
-  /// The context reaches a keychain query, but the file stores items without access control.
-  case contextToUnprotectedItems
+  /// The context reaches a keychain query, or the named keychain wrapper, but the file stores
+  /// items without access control.
+  case contextToUnprotectedItems(wrapper: String?)
   case keychainBound
 }

@@ -25,7 +25,13 @@ public final class SemanticModel {
   public private(set) lazy var policyEvaluations: [PolicyEvaluation] = findPolicyEvaluations()
 
   /// Names that carry an `LAContext` to `kSecUseAuthenticationContext`.
-  public private(set) lazy var contextFlow = AuthenticationContextFlow(model: self)
+  public private(set) lazy var contextFlow = AuthenticationContextFlow(
+    contexts: keychainWrites(forKey: "kSecUseAuthenticationContext").map(\.value), model: self)
+
+  /// Names that carry an `LAContext` to a keychain wrapper (KeychainAccess's
+  /// `authenticationContext(_:)`).
+  public private(set) lazy var wrapperContextFlow = AuthenticationContextFlow(
+    contexts: wrapperArguments(.authenticationContext), model: self)
 
   /// Attributes written under `key` (`kSecAttrAccessible`) in any query of the file.
   public func keychainWrites(forKey key: String) -> [KeychainAttributeWrite] {

@@ -39,7 +39,9 @@ public struct WrapperSite: Sendable, Hashable {
 /// where the file imports one of its modules or uses one of its types, so an app's own `.always`
 /// case is never read as an accessibility.
 public struct WrapperMapping: Sendable, Hashable {
-  public enum Setting: String, Sendable, CaseIterable { case accessibility, authenticationPolicy, synchronizable }
+  public enum Setting: String, Sendable, CaseIterable {
+    case accessibility, authenticationPolicy, synchronizable, authenticationContext
+  }
 
   public var library: String
   public var modules: [String]
@@ -49,10 +51,14 @@ public struct WrapperMapping: Sendable, Hashable {
   public var authenticationPolicy: WrapperSite
   /// Values are ignored: true literals turn synchronisation on.
   public var synchronizable: WrapperSite
+  /// Where the wrapper takes the `LAContext` it reads with (its `kSecUseAuthenticationContext`);
+  /// values are ignored.
+  public var authenticationContext: WrapperSite
 
   public init(
     library: String, modules: [String], types: [String], accessibility: WrapperSite = WrapperSite(),
-    authenticationPolicy: WrapperSite = WrapperSite(), synchronizable: WrapperSite = WrapperSite()
+    authenticationPolicy: WrapperSite = WrapperSite(), synchronizable: WrapperSite = WrapperSite(),
+    authenticationContext: WrapperSite = WrapperSite()
   ) {
     self.library = library
     self.modules = modules
@@ -60,6 +66,7 @@ public struct WrapperMapping: Sendable, Hashable {
     self.accessibility = accessibility
     self.authenticationPolicy = authenticationPolicy
     self.synchronizable = synchronizable
+    self.authenticationContext = authenticationContext
   }
 
   /// The same text for the same mapping in every process, for cache keys.
@@ -73,6 +80,7 @@ public struct WrapperMapping: Sendable, Hashable {
     case .accessibility: accessibility
     case .authenticationPolicy: authenticationPolicy
     case .synchronizable: synchronizable
+    case .authenticationContext: authenticationContext
     }
   }
 
@@ -107,29 +115,6 @@ extension SemanticModel {
     var found: [WrapperValue] = []
     for mapping in activeWrappers {
       let site = mapping.site(setting)
-      guard !site.isEmpty else { continue }
-      var sources: [(ExprSyntax, FunctionCallExprSyntax?)] = []
-      if !site.argumentLabels.isEmpty {
-        for calls in index.callsByName.values {
-          for call in calls {
-            for argument in call.arguments where site.argumentLabels.contains(argument.label?.text ?? "") {
-              sources.append((argument.expression, call))
-            }
-          }
-        }
-      }
-      for method in site.methods {
-        for call in index.calls(named: method) {
-          if let first = call.arguments.first, first.label == nil { sources.append((first.expression, call)) }
-        }
-      }
-      for property in site.properties {
-        sources += (index.memberAssignmentsByName[property] ?? []).map { ($0.value, nil) }
-        for binding in index.bindingsByName[property] ?? [] where binding.kind != .parameter {
-          sources += (binding.initializer.map { [$0] } ?? []).map { ($0, nil) }
-          sources += binding.returnedExpressions.map { ($0, nil) }
-        }
-      }
       for name in site.impliedByCalls {
         for call in index.calls(named: name) {
           found.append(
@@ -137,13 +122,47 @@ extension SemanticModel {
               library: mapping.library, expression: ExprSyntax(call), meaning: "", isConditional: false, call: call))
         }
       }
-      for (source, call) in sources {
+      for (source, call) in wrapperSources(site) {
         found += meanings(of: source, in: site, setting: setting).map {
           WrapperValue(library: mapping.library, expression: $0.0, meaning: $0.1, isConditional: $0.2, call: call)
         }
       }
     }
     return found
+  }
+
+  /// The expressions given for `setting` through active wrappers, as written (for settings whose
+  /// value is not a case, such as an authentication context).
+  public func wrapperArguments(_ setting: WrapperMapping.Setting) -> [ExprSyntax] {
+    activeWrappers.flatMap { wrapperSources($0.site(setting)).map(\.expression) }
+  }
+
+  /// The expressions a site is given: labelled arguments, first arguments of its methods, and
+  /// what its properties are set to or return.
+  private func wrapperSources(_ site: WrapperSite) -> [(expression: ExprSyntax, call: FunctionCallExprSyntax?)] {
+    var sources: [(expression: ExprSyntax, call: FunctionCallExprSyntax?)] = []
+    if !site.argumentLabels.isEmpty {
+      for calls in index.callsByName.values {
+        for call in calls {
+          for argument in call.arguments where site.argumentLabels.contains(argument.label?.text ?? "") {
+            sources.append((argument.expression, call))
+          }
+        }
+      }
+    }
+    for method in site.methods {
+      for call in index.calls(named: method) {
+        if let first = call.arguments.first, first.label == nil { sources.append((first.expression, call)) }
+      }
+    }
+    for property in site.properties {
+      sources += (index.memberAssignmentsByName[property] ?? []).map { ($0.value, nil) }
+      for binding in index.bindingsByName[property] ?? [] where binding.kind != .parameter {
+        sources += (binding.initializer.map { [$0] } ?? []).map { ($0, nil) }
+        sources += binding.returnedExpressions.map { ($0, nil) }
+      }
+    }
+    return sources
   }
 
   private func meanings(of source: ExprSyntax, in site: WrapperSite, setting: WrapperMapping.Setting)

@@ -63,6 +63,16 @@ public struct EnrollmentChangeUnchecked: Rule {
       let changed = context.domainState.biometry.stateHash != savedHash
       """,
       "context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\") { ok, _ in }",
+      """
+      import KeychainAccess
+      func unlock(keychain: Keychain, done: @escaping (String?) -> Void) {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+              let protected = keychain.accessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: .biometryCurrentSet)
+              done(ok ? try? protected.authenticationContext(context).get("token") : nil)
+          }
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }

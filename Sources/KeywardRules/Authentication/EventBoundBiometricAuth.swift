@@ -113,6 +113,15 @@ public struct EventBoundBiometricAuth: Rule {
       }
       """,
       """
+      import KeychainAccess
+      func readToken(keychain: Keychain, completion: @escaping (String?) -> Void) {
+          let context = LAContext()
+          context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") { ok, _ in
+              completion(ok ? try? keychain.authenticationContext(context).get("token") : nil)
+          }
+      }
+      """,
+      """
       func authorize() async throws {
           let right = LARight()
           try await right.↓authorize(localizedReason: "Approve the payment")
@@ -162,6 +171,25 @@ public struct EventBoundBiometricAuth: Rule {
       }
       """,
       """
+      import KeychainAccess
+      struct TokenStore {
+          let keychain: Keychain
+          func save(_ token: String) throws {
+              try keychain.accessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: .biometryCurrentSet)
+                  .set(token, key: "token")
+          }
+          func read(context: LAContext) throws -> String? {
+              try keychain.authenticationContext(context).get("token")
+          }
+      }
+      func unlock(store: TokenStore, done: @escaping (String?) -> Void) {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+              done(ok ? try? store.read(context: context) : nil)
+          }
+      }
+      """,
+      """
       let context = LAContext()
       var error: NSError?
       let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
@@ -174,13 +202,20 @@ public struct EventBoundBiometricAuth: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     for evaluation in model.policyEvaluations {
-      let binding = model.binding(of: evaluation)
-      if binding == .keychainBound { continue }
+      let message: String
+      switch model.binding(of: evaluation) {
+      case .keychainBound: continue
+      case .contextToUnprotectedItems(wrapper: nil):
+        message =
+          "This context is passed to a keychain query, but the items this file stores have no access control (`kSecAttrAccessControl`), so the keychain releases them without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with `SecAccessControlCreateWithFlags(..., .biometryCurrentSet, ...)`."
+      case .contextToUnprotectedItems(let wrapper?):
+        message =
+          "This context is passed to \(wrapper), but nothing in this file gives \(wrapper) an access control, so the keychain releases its items without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with an authentication policy of `.biometryCurrentSet`."
+      case .eventBound:
+        message =
+          "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
+      }
       let range = evaluation.reportRange
-      let message =
-        binding == .contextToUnprotectedItems
-        ? "This context is passed to a keychain query, but the items this file stores have no access control (`kSecAttrAccessControl`), so the keychain releases them without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with `SecAccessControlCreateWithFlags(..., .biometryCurrentSet, ...)`."
-        : "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
       context.report(start: range.start, end: range.end, message: message)
     }
     for call in model.index.calls(named: "authorize") where isLARight(SyntaxFacts.receiver(of: call), model: model) {
