@@ -261,6 +261,17 @@ import Testing
             anyFinger: biometryAny
         synchronizable:
           properties: [syncsAcrossDevices]
+        authenticationContext:
+          methods: [unlocked]
+    """
+
+  /// An evaluation whose context the wrapper reads with: bound to the keychain where the
+  /// mapping applies (the box has an authentication policy), event-bound elsewhere.
+  static let evaluation = """
+    let context = LAContext()
+    context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open") { ok, _ in
+        if ok { _ = box.unlocked(context).read("sessionToken") }
+    }
     """
 
   @Test func configuredWrappersAreReadOnlyWhereImported() throws {
@@ -273,10 +284,12 @@ import Testing
     box.save(note, forKey: "note", protection: .unlocked)
     box.requireUnlock(.anyFinger)
     box.syncsAcrossDevices = true
+    \(Self.evaluation)
     """.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
     try """
     let box = SecureBox()
     box.save(token, forKey: "sessionToken", protection: .anytime)
+    \(Self.evaluation)
     """.write(to: root.appendingPathComponent("B.swift"), atomically: true, encoding: .utf8)
     let (_, output) = KeywardCLI.run(["scan", root.path, "--format", "json"])
     let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
@@ -287,6 +300,7 @@ import Testing
       found == [
         "A.swift swift.weak_keychain_accessibility", "A.swift swift.weak_biometric_acl",
         "A.swift swift.keychain_synchronizable_secret",
+        "B.swift swift.biometric_enrollment_change_unchecked", "B.swift swift.event_bound_biometric_auth",
       ], "\(output.standardError)")
   }
 
