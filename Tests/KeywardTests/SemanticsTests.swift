@@ -151,6 +151,55 @@ import Testing
     }
     #expect(bindings == [expected])
   }
+
+  /// Where an evaluated context leaves the file: a call of a function the file does not declare,
+  /// given the context itself or an alias of it.
+  @Test(arguments: [
+    ("store.retrieve(context: context)", "retrieve"),
+    ("let alias = context; reader.read(with: alias)", "read"),
+    ("use(context)", nil),
+    ("completion(ok)", nil),
+    ("store.retrieve(context: LAContext())", nil),
+  ])
+  func contextsHandedToAnotherFileAreFound(_ use: String, _ expected: String?) {
+    let code = """
+      func use(_ c: LAContext) {}
+      func unlock(completion: @escaping (Bool) -> Void) {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") { ok, _ in
+              \(use)
+          }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let handOffs = model.policyEvaluations.map { model.contextHandOff(of: $0).flatMap(SyntaxFacts.calledName) }
+    #expect(handOffs == [expected])
+  }
+
+  /// A context handed to another file is still reported (nothing is lost), but with low
+  /// confidence, the callee named, and where the context leaves the file.
+  @Test func aHandedOffContextIsReportedWithLowConfidence() throws {
+    let code = """
+      func unlock() {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") { ok, _ in
+              if ok { self.secret = self.store.retrieve(context: context) }
+          }
+      }
+      """
+    let eventBound = Scan.findings(code, rule: EventBoundBiometricAuth.self)
+    let finding = try #require(eventBound.first)
+    #expect(eventBound.count == 1)
+    #expect(finding.confidence == .low)
+    #expect(finding.message.contains("`retrieve(context:)`, which is not in this file"))
+    #expect(finding.related.map(\.location.start.line) == [4])
+    let enrollment = Scan.findings(code, rule: EnrollmentChangeUnchecked.self)
+    #expect(enrollment.map(\.confidence) == [.low])
+    let local = Scan.findings(
+      code.replacingOccurrences(of: "self.store.retrieve(context: context)", with: "true"),
+      rule: EventBoundBiometricAuth.self)
+    #expect(local.map(\.confidence) == [EventBoundBiometricAuth.metadata.confidence])
+  }
 }
 
 /// Every rule type in the rules module is registered, so a new rule cannot be forgotten.

@@ -89,8 +89,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       context.report(
         start: range.start, end: range.end,
         message:
-          "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes."
-      )
+          "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
+        // A context handed to code in another file may reach such an item there.
+        confidence: model.contextHandOff(of: evaluation) == nil ? nil : .low)
     }
   }
 }

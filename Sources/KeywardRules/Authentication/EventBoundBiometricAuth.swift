@@ -17,9 +17,12 @@ public struct EventBoundBiometricAuth: Rule {
       the user authenticated. When that answer alone unlocks data or a feature, authentication is \
       event-bound: no secret is released by it. Keyward follows the context the policy was \
       evaluated on through aliases, returns, arguments and stored properties; when it reaches a \
-      keychain query as `kSecUseAuthenticationContext`, and the file's items are stored with an \
-      access control, the authentication is keychain-bound and not reported. Reading items that \
-      were added without an access control after evaluating a policy is still event-bound.
+      keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
+      `authenticationContext(_:)`), and the file's items are stored with an access control, the \
+      authentication is keychain-bound and not reported. Reading items that were added without an \
+      access control after evaluating a policy is still event-bound. A context handed to a \
+      function that another file declares cannot be followed: that evaluation is reported with \
+      low confidence, naming the function.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -113,6 +116,17 @@ public struct EventBoundBiometricAuth: Rule {
       }
       """,
       """
+      final class UnlockViewModel {
+          let store = SecureStore()   // declared in another file
+          func unlock() {
+              let context = LAContext()
+              context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+                  if ok { self.secret = self.store.retrieve(context: context) }
+              }
+          }
+      }
+      """,
+      """
       import KeychainAccess
       func readToken(keychain: Keychain, completion: @escaping (String?) -> Void) {
           let context = LAContext()
@@ -202,6 +216,7 @@ public struct EventBoundBiometricAuth: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     for evaluation in model.policyEvaluations {
+      let range = evaluation.reportRange
       let message: String
       switch model.binding(of: evaluation) {
       case .keychainBound: continue
@@ -212,10 +227,18 @@ public struct EventBoundBiometricAuth: Rule {
         message =
           "This context is passed to \(wrapper), but nothing in this file gives \(wrapper) an access control, so the keychain releases its items without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with an authentication policy of `.biometryCurrentSet`."
       case .eventBound:
+        if let handOff = model.contextHandOff(of: evaluation) {
+          let callee = signature(of: handOff)
+          context.report(
+            start: range.start, end: range.end,
+            message:
+              "This context is handed to `\(callee)`, which is not in this file, so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
+            confidence: .low, related: [(context.offset(of: handOff), "the context leaves this file here")])
+          continue
+        }
         message =
           "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
       }
-      let range = evaluation.reportRange
       context.report(start: range.start, end: range.end, message: message)
     }
     for call in model.index.calls(named: "authorize") where isLARight(SyntaxFacts.receiver(of: call), model: model) {
@@ -230,6 +253,12 @@ public struct EventBoundBiometricAuth: Rule {
           "`LARight.authorize` only reports that the user authenticated; whatever it unlocks is unlocked by that event. Use an `LAPersistedRight` and its key or secret, or a keychain item protected by an access control, so that a real authentication is needed to obtain the secret."
       )
     }
+  }
+
+  /// `retrieve(context:)` for `store.retrieve(context: c)`.
+  static func signature(of call: FunctionCallExprSyntax) -> String {
+    let labels = call.arguments.map { ($0.label?.text ?? "_") + ":" }.joined()
+    return "\(SyntaxFacts.calledName(call) ?? "")(\(labels))"
   }
 
   /// Whether `receiver` is an `LARight` (not an `LAPersistedRight`, whose secret binds it).
