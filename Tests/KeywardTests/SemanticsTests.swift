@@ -124,11 +124,12 @@ import Testing
   }
 
   /// A context handed to a keychain wrapper binds the evaluation only when the file gives the
-  /// wrapper an access control; a file without the wrapper's import keeps the call event-bound.
+  /// wrapper an access control; in a file without the wrapper's import the call is not bound.
   @Test(arguments: [
     ("import KeychainAccess", ".accessibility(.whenUnlocked, authenticationPolicy: .biometryCurrentSet)", "bound"),
     ("import KeychainAccess", "", "unprotected KeychainAccess"),
-    ("", ".accessibility(.whenUnlocked, authenticationPolicy: .biometryCurrentSet)", "event"),
+    // Without the import, `authenticationContext` is some other file's function.
+    ("", ".accessibility(.whenUnlocked, authenticationPolicy: .biometryCurrentSet)", "handed off"),
   ])
   func contextsReachingAWrapperBindOnlyWithAnAccessControl(_ header: String, _ policy: String, _ expected: String) {
     let code = """
@@ -147,6 +148,7 @@ import Testing
       case .keychainBound: "bound"
       case .contextToUnprotectedItems(let wrapper): "unprotected \(wrapper ?? "query")"
       case .eventBound: "event"
+      case .handedOff: "handed off"
       }
     }
     #expect(bindings == [expected])

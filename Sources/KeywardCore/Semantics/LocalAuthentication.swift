@@ -86,8 +86,13 @@ extension SemanticModel {
 
   /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
   /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected, or
-  /// reaches a keychain wrapper that the file gives an access control.
+  /// reaches a keychain wrapper that the file gives an access control. Worked out once per
+  /// evaluation for every rule that asks.
   public func binding(of evaluation: PolicyEvaluation) -> EvaluationBinding {
+    evaluationBindings[evaluation.call.id] ?? classify(evaluation)
+  }
+
+  func classify(_ evaluation: PolicyEvaluation) -> EvaluationBinding {
     guard let context = evaluation.receiver else { return .eventBound }
     if contextFlow.reachesKeychain(context, in: self) {
       return storesItemsWithoutAccessControl ? .contextToUnprotectedItems(wrapper: nil) : .keychainBound
@@ -97,7 +102,7 @@ extension SemanticModel {
       let library = activeWrappers.first { !$0.authenticationContext.isEmpty }?.library
       return .contextToUnprotectedItems(wrapper: library)
     }
-    return .eventBound
+    return contextHandOff(of: evaluation).map { .handedOff(to: $0) } ?? .eventBound
   }
 
   /// The first call that hands the evaluation's context to a function or type this file does
@@ -137,5 +142,13 @@ public enum EvaluationBinding: Equatable {
   /// The context reaches a keychain query, or the named keychain wrapper, but the file stores
   /// items without access control.
   case contextToUnprotectedItems(wrapper: String?)
+  /// Not seen to reach the keychain in this file, but the context is handed to a function that
+  /// another file declares, where it may.
+  case handedOff(to: FunctionCallExprSyntax)
   case keychainBound
+
+  public var isHandedOff: Bool {
+    if case .handedOff = self { return true }
+    return false
+  }
 }

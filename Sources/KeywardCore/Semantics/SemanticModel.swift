@@ -24,6 +24,10 @@ public final class SemanticModel {
   /// `evaluatePolicy` calls (not `canEvaluatePolicy`), asked for by several rules.
   public private(set) lazy var policyEvaluations: [PolicyEvaluation] = findPolicyEvaluations()
 
+  /// How each evaluation is tied to the keychain, by its call (`binding(of:)`).
+  public private(set) lazy var evaluationBindings: [SyntaxIdentifier: EvaluationBinding] = Dictionary(
+    uniqueKeysWithValues: policyEvaluations.map { ($0.call.id, classify($0)) })
+
   /// Names that carry an `LAContext` to `kSecUseAuthenticationContext`.
   public private(set) lazy var contextFlow = AuthenticationContextFlow(
     contexts: keychainWrites(forKey: "kSecUseAuthenticationContext").map(\.value), model: self)

@@ -83,15 +83,16 @@ public struct EnrollmentChangeUnchecked: Rule {
     guard index.memberAccessesByName["evaluatedPolicyDomainState"] == nil,
       index.memberAccessesByName["domainState"] == nil
     else { return }
-    for evaluation in model.policyEvaluations
-    where evaluation.policies.contains(where: \.involvesBiometrics) && model.binding(of: evaluation) != .keychainBound {
+    for evaluation in model.policyEvaluations where evaluation.policies.contains(where: \.involvesBiometrics) {
+      let binding = model.binding(of: evaluation)
+      if binding == .keychainBound { continue }
       let range = evaluation.reportRange
       context.report(
         start: range.start, end: range.end,
         message:
           "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
         // A context handed to code in another file may reach such an item there.
-        confidence: model.contextHandOff(of: evaluation) == nil ? nil : .low)
+        confidence: binding.isHandedOff ? .low : nil)
     }
   }
 }

@@ -226,16 +226,15 @@ public struct EventBoundBiometricAuth: Rule {
       case .contextToUnprotectedItems(let wrapper?):
         message =
           "This context is passed to \(wrapper), but nothing in this file gives \(wrapper) an access control, so the keychain releases its items without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with an authentication policy of `.biometryCurrentSet`."
+      case .handedOff(let handOff):
+        let callee = signature(of: handOff)
+        context.report(
+          start: range.start, end: range.end,
+          message:
+            "This context is handed to `\(callee)`, which is not in this file, so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
+          confidence: .low, related: [(context.offset(of: handOff), "the context leaves this file here")])
+        continue
       case .eventBound:
-        if let handOff = model.contextHandOff(of: evaluation) {
-          let callee = signature(of: handOff)
-          context.report(
-            start: range.start, end: range.end,
-            message:
-              "This context is handed to `\(callee)`, which is not in this file, so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
-            confidence: .low, related: [(context.offset(of: handOff), "the context leaves this file here")])
-          continue
-        }
         message =
           "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
       }
