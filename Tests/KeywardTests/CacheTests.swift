@@ -68,7 +68,8 @@ import Testing
   static let badCaches: [[UInt8]] = [
     Array("{ not a cache".utf8),
     ScanCache.magic + [18],
-    ScanCache.magic + [6],
+    // The current version (a zig-zag varint), then nothing.
+    ScanCache.magic + [UInt8(ScanCache.formatVersion * 2)],
   ]
 
   @Test(arguments: badCaches)

@@ -162,10 +162,12 @@ import Testing
     ("use(context)", nil),
     ("completion(ok)", nil),
     ("store.retrieve(context: LAContext())", nil),
+    ("relay(context)", "load"),
   ])
   func contextsHandedToAnotherFileAreFound(_ use: String, _ expected: String?) {
     let code = """
       func use(_ c: LAContext) {}
+      func relay(_ c: LAContext) { store.load(using: c) }
       func unlock(completion: @escaping (Bool) -> Void) {
           let context = LAContext()
           context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read") { ok, _ in
@@ -174,7 +176,9 @@ import Testing
       }
       """
     let model = SemanticModel(tree: Parser.parse(source: code))
-    let handOffs = model.policyEvaluations.map { model.contextHandOff(of: $0).flatMap(SyntaxFacts.calledName) }
+    let handOffs = model.policyEvaluations.map {
+      model.contextHandOff(of: $0).flatMap { SyntaxFacts.calledName($0.call) }
+    }
     #expect(handOffs == [expected])
   }
 
@@ -193,7 +197,7 @@ import Testing
     let finding = try #require(eventBound.first)
     #expect(eventBound.count == 1)
     #expect(finding.confidence == .low)
-    #expect(finding.message.contains("`retrieve(context:)`, which is not in this file"))
+    #expect(finding.message.contains("`retrieve(context:)`, which this file does not declare"))
     #expect(finding.related.map(\.location.start.line) == [4])
     let enrollment = Scan.findings(code, rule: EnrollmentChangeUnchecked.self)
     #expect(enrollment.map(\.confidence) == [.low])

@@ -135,6 +135,23 @@ extension FileOutcome {
         }
       }
     }
+    out.array(contextUses) { out, use in
+      out.string(use.name)
+      out.array(use.parameters) { out, parameter in
+        out.string(parameter.label)
+        out.bool(parameter.hasDefault)
+      }
+      out.int(use.parameter)
+      switch use.outcome {
+      case .keychainBound: out.int(0)
+      case .unprotectedItems: out.int(1)
+      case .notToKeychain: out.int(2)
+      case .handedOn(let call):
+        out.int(3)
+        call.write(to: &out)
+      }
+      use.location.write(to: &out)
+    }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
@@ -160,7 +177,38 @@ extension FileOutcome {
             })
         })
     }
-    self.init(findings: findings, issues: issues, parsed: parsed, binaries: binaries)
+    let contextUses = try reader.array { (reader) throws(CacheFormatError) in
+      ContextParameterUse(
+        name: try reader.string(),
+        parameters: try reader.array { (reader) throws(CacheFormatError) in
+          ContextParameterUse.Parameter(label: try reader.string(), hasDefault: try reader.bool())
+        },
+        parameter: try reader.int(),
+        outcome: try {
+          (reader: inout CacheReader) throws(CacheFormatError) -> ContextParameterUse.Outcome in
+          switch try reader.int() {
+          case 0: return .keychainBound
+          case 1: return .unprotectedItems
+          case 2: return .notToKeychain
+          case 3: return .handedOn(try ContextCall(from: &reader))
+          default: throw CacheFormatError()
+          }
+        }(&reader),
+        location: try SourceLocation(from: &reader))
+    }
+    self.init(findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses)
+  }
+}
+
+extension ContextCall {
+  func write(to out: inout CacheWriter) {
+    out.string(name)
+    out.array(labels) { $0.string($1) }
+    out.int(argument)
+  }
+
+  init(from reader: inout CacheReader) throws(CacheFormatError) {
+    self.init(name: try reader.string(), labels: try reader.strings(), argument: try reader.int())
   }
 }
 
@@ -191,6 +239,10 @@ extension Finding {
       out.string(related.message)
       related.location.write(to: &out)
     }
+    out.optional(contextHandOff) { out, handOff in
+      handOff.call.write(to: &out)
+      out.optional(handOff.settledMessage) { $0.string($1) }
+    }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
@@ -213,6 +265,9 @@ extension Finding {
       },
       related: try reader.array { (reader) throws(CacheFormatError) in
         RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
+      },
+      contextHandOff: try reader.optional { (reader) throws(CacheFormatError) in
+        ContextHandOff(call: try ContextCall(from: &reader), settledMessage: try reader.optionalString())
       })
   }
 }

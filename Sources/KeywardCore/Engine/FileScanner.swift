@@ -10,15 +10,23 @@ public struct FileOutcome: Sendable, Codable {
   public var parsed = false
   /// For a built app: what it links and contains.
   public var binaries: [BinarySummary] = []
+  /// What the file's functions do with `LAContext` parameters, for settling findings of other
+  /// files that hand their context to them.
+  public var contextUses: [ContextParameterUse] = []
 
   public init(
-    findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = []
+    findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
+    contextUses: [ContextParameterUse] = []
   ) {
     self.findings = findings
     self.issues = issues
     self.parsed = parsed
     self.binaries = binaries
+    self.contextUses = contextUses
   }
+
+  /// Whether a finding waits for other files to be settled (`ContextHandOff`).
+  var hasUnsettledFindings: Bool { findings.contains { $0.contextHandOff != nil } }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
@@ -36,6 +44,9 @@ public struct FileScanner: Sendable {
   /// For each rule, the indices of its prefilter tokens in `tokenSearch`.
   let ruleTokens: [Set<Int>]
   let markerToken: Int
+  /// `LAContext`, when a rule follows contexts across files: a file naming it is parsed to learn
+  /// what its functions do with contexts handed to them.
+  let contextToken: Int?
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
   /// Reads built apps; without one, they are reported as not scanned.
@@ -50,11 +61,13 @@ public struct FileScanner: Sendable {
     self.maximumFileSize = maximumFileSize
     self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
     let marker = Array(SuppressionDirective.marker.utf8)
-    let search = TokenSearch(tokens: rules.flatMap(\.prefilter.tokens) + [marker])
+    let context = rules.contains { $0.rule.followsContextsAcrossFiles } ? Array("LAContext".utf8) : nil
+    let search = TokenSearch(tokens: rules.flatMap(\.prefilter.tokens) + [marker] + (context.map { [$0] } ?? []))
     let indexOfToken = Dictionary(uniqueKeysWithValues: search.tokens.enumerated().map { ($1, $0) })
     self.tokenSearch = search
     self.ruleTokens = rules.map { Set($0.prefilter.tokens.compactMap { indexOfToken[$0] }) }
     self.markerToken = indexOfToken[marker]!
+    self.contextToken = context.flatMap { indexOfToken[$0] }
   }
 
   /// Rules about suppression comments themselves; the engine runs them, not a checker.
@@ -115,7 +128,8 @@ public struct FileScanner: Sendable {
         && !ruleTokens[index].isDisjoint(with: found)
     }.map { rules[$0] }
     let hasDirectives = found.contains(markerToken)
-    guard !applicable.isEmpty || hasDirectives else { return FileOutcome() }
+    let takesContexts = language == .swift && contextToken.map(found.contains) == true
+    guard !applicable.isEmpty || hasDirectives || takesContexts else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
     let text = SourceText(bytes: bytes)
@@ -140,6 +154,12 @@ public struct FileScanner: Sendable {
       if hasDirectives { directives = SuppressionDirective.directives(in: tree, text: text) }
       let model = SemanticModel(tree: tree, wrappers: wrappers)
       makeContext = { RuleContext(model: model, options: $0) }
+      if takesContexts {
+        outcome.contextUses = model.contextParameterUses { offset in
+          let position = text.position(of: offset)
+          return SourceLocation(path: path, start: position, end: position)
+        }
+      }
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
@@ -187,7 +207,7 @@ public struct FileScanner: Sendable {
         let position = text.position(of: related.offset)
         return RelatedLocation(
           message: related.note, location: SourceLocation(path: path, start: position, end: position))
-      })
+      }, contextHandOff: report.handOff)
   }
 
   /// Fingerprints from the rule, the path, the finding's line and text without white space, and

@@ -84,7 +84,8 @@ public struct Scanner: Sendable {
     ) { position in
       let index = order[position]
       var outcome = scanner.scan(files[index])
-      if let sink {
+      // A file whose findings wait for the other files is handed over when all are scanned.
+      if let sink, !outcome.hasUnsettledFindings {
         sink.take(Self.inReportOrder(outcome.findings), file: index)
         outcome.findings = []
       }
@@ -95,6 +96,7 @@ public struct Scanner: Sendable {
     var byFile = [FileOutcome?](repeating: nil, count: files.count)
     for (index, outcome) in outcomes { byFile[index] = outcome }
     outcomes = []
+    let settler = ContextHandOffSettler(uses: byFile.flatMap { $0?.contextUses ?? [] }, rules: rules)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues
@@ -102,8 +104,15 @@ public struct Scanner: Sendable {
     var binaries: [BinarySummary] = []
     var givenUp: Set<Int> = []
     for index in byFile.indices {
-      guard let outcome = byFile[index] else { continue }
+      guard var outcome = byFile[index] else { continue }
       byFile[index] = nil
+      if outcome.hasUnsettledFindings {
+        outcome.findings = settler.settle(outcome.findings)
+        if let sink {
+          sink.take(Self.inReportOrder(outcome.findings), file: index)
+          outcome.findings = []
+        }
+      }
       if outcome.issues.contains(where: { $0.kind == .timeLimit }) { givenUp.insert(index) }
       findings += outcome.findings
       issues += outcome.issues

@@ -111,11 +111,15 @@ public struct Finding: Codable, Sendable, Hashable {
   public var suppression: Suppression?
   public var fix: Fix?
   public var related: [RelatedLocation]
+  /// Where the finding's context went, while a scan of other files may still settle it; not
+  /// part of the report.
+  public var contextHandOff: ContextHandOff? = nil
 
   public init(
     ruleId: String, severity: Severity, confidence: Confidence, message: String,
     location: SourceLocation, snippet: String, tags: [String], fingerprint: String,
-    suppression: Suppression? = nil, fix: Fix? = nil, related: [RelatedLocation] = []
+    suppression: Suppression? = nil, fix: Fix? = nil, related: [RelatedLocation] = [],
+    contextHandOff: ContextHandOff? = nil
   ) {
     self.ruleId = ruleId
     self.severity = severity
@@ -128,6 +132,7 @@ public struct Finding: Codable, Sendable, Hashable {
     self.suppression = suppression
     self.fix = fix
     self.related = related
+    self.contextHandOff = contextHandOff
   }
 
   private enum CodingKeys: String, CodingKey {

@@ -15,6 +15,9 @@ public protocol Rule: Sendable {
   /// Whether the rule also reads settings made through keychain wrapper libraries; the engine
   /// then adds the wrappers' module and type names to its prefilter.
   static var readsWrapperSettings: Bool { get }
+  /// Whether the rule reports findings that other files may settle (`ContextHandOff`); the
+  /// engine then also parses files that take an `LAContext`, to learn what they do with it.
+  static var followsContextsAcrossFiles: Bool { get }
   /// The language of the files the rule reads.
   static var language: SourceLanguage { get }
 }
@@ -46,6 +49,7 @@ extension Rule {
   public static var language: SourceLanguage { .swift }
   public static var options: [OptionSpec] { [] }
   public static var readsWrapperSettings: Bool { false }
+  public static var followsContextsAcrossFiles: Bool { false }
 }
 
 /// What a rule reports: a byte range and a message. Lines and columns are computed later, once
@@ -58,10 +62,12 @@ public struct RuleReport: Sendable {
   public var fix: Fix?
   /// Other places that explain the finding, as (byte offset, note).
   public var related: [(offset: Int, note: String)]
+  /// Set when a scan of other files may settle the finding (`ContextHandOff`).
+  public var handOff: ContextHandOff?
 
   public init(
     start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
-    related: [(offset: Int, note: String)] = []
+    related: [(offset: Int, note: String)] = [], handOff: ContextHandOff? = nil
   ) {
     self.start = start
     self.end = end
@@ -69,6 +75,7 @@ public struct RuleReport: Sendable {
     self.confidence = confidence
     self.fix = fix
     self.related = related
+    self.handOff = handOff
   }
 }
 
@@ -126,13 +133,13 @@ public final class RuleContext {
   /// Reports the bytes `start..<end`, for findings that cover part of a node.
   public func report(
     start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
-    related: [(offset: Int, note: String)] = []
+    related: [(offset: Int, note: String)] = [], handOff: ContextHandOff? = nil
   ) {
     guard reportedRanges.insert([start, end]).inserted else { return }
     reports.append(
       RuleReport(
         start: start, end: end, message: message, confidence: confidence, fix: fix,
-        related: related.filter { $0.offset != start }))
+        related: related.filter { $0.offset != start }, handOff: handOff))
   }
 
   /// The start of `node` without trivia, for related locations.

@@ -104,36 +104,6 @@ extension SemanticModel {
     }
     return contextHandOff(of: evaluation).map { .handedOff(to: $0) } ?? .eventBound
   }
-
-  /// The first call that hands the evaluation's context to a function or type this file does
-  /// not declare (`store.retrieve(context: context)`): the context may reach a keychain query
-  /// there, which a one-file analysis cannot see.
-  public func contextHandOff(of evaluation: PolicyEvaluation) -> FunctionCallExprSyntax? {
-    guard let receiver = evaluation.receiver else { return nil }
-    let contexts = bindingsNamed(by: receiver)
-    var names = Set(contexts.map(\.name))
-    var ids = Set(contexts.map(\.id))
-    guard !names.isEmpty else { return nil }
-    func namesContext(_ expression: ExprSyntax) -> Bool {
-      guard let stored = SyntaxFacts.storageName(expression), names.contains(stored) else { return false }
-      return resolver.binding(denotedBy: expression).map { ids.contains($0.id) } ?? false
-    }
-    // Aliases made from the context (`let c = context`), to a few levels.
-    for _ in 0..<3 {
-      let aliases = index.bindingsByName.values.joined().filter { binding in
-        !ids.contains(binding.id) && binding.initializer.map(namesContext) == true
-      }
-      if aliases.isEmpty { break }
-      names.formUnion(aliases.map(\.name))
-      ids.formUnion(aliases.map(\.id))
-    }
-    var handOffs: [FunctionCallExprSyntax] = []
-    for (name, calls) in index.callsByName
-    where !(index.bindingsByName[name] ?? []).contains(where: { $0.kind == .function }) {
-      handOffs += calls.filter { $0.arguments.contains { namesContext($0.expression) } }
-    }
-    return handOffs.min { $0.position < $1.position }
-  }
 }
 
 public enum EvaluationBinding: Equatable {
@@ -144,11 +114,12 @@ public enum EvaluationBinding: Equatable {
   case contextToUnprotectedItems(wrapper: String?)
   /// Not seen to reach the keychain in this file, but the context is handed to a function that
   /// another file declares, where it may.
-  case handedOff(to: FunctionCallExprSyntax)
+  case handedOff(to: ContextHandOffSite)
   case keychainBound
 
-  public var isHandedOff: Bool {
-    if case .handedOff = self { return true }
-    return false
+  /// Where the context was handed, for `.handedOff`.
+  public var handOff: ContextHandOffSite? {
+    if case .handedOff(let site) = self { return site }
+    return nil
   }
 }

@@ -37,6 +37,9 @@ public final class SemanticModel {
   public private(set) lazy var wrapperContextFlow = AuthenticationContextFlow(
     contexts: wrapperArguments(.authenticationContext), model: self)
 
+  /// Where contexts can leave the file (`contextHandOff(of:)`).
+  private(set) lazy var contextHandOffs = ContextHandOffGraph(model: self)
+
   /// Attributes written under `key` (`kSecAttrAccessible`) in any query of the file.
   public func keychainWrites(forKey key: String) -> [KeychainAttributeWrite] {
     keychainWrites.filter { $0.key == key }

@@ -75,6 +75,8 @@ public struct EnrollmentChangeUnchecked: Rule {
       """,
     ])
 
+  public static let followsContextsAcrossFiles = true
+
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
 
   public static func check(_ context: RuleContext) {
@@ -86,13 +88,16 @@ public struct EnrollmentChangeUnchecked: Rule {
     for evaluation in model.policyEvaluations where evaluation.policies.contains(where: \.involvesBiometrics) {
       let binding = model.binding(of: evaluation)
       if binding == .keychainBound { continue }
+      let handOff = binding.handOff
       let range = evaluation.reportRange
       context.report(
         start: range.start, end: range.end,
         message:
           "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
-        // A context handed to code in another file may reach such an item there.
-        confidence: binding.isHandedOff ? .low : nil)
+        // A context handed to code in another file may reach such an item there; the scan
+        // of that file settles it.
+        confidence: handOff == nil ? nil : .low,
+        handOff: handOff.map { ContextHandOff(call: $0.contextCall, settledMessage: nil) })
     }
   }
 }

@@ -21,8 +21,9 @@ public struct EventBoundBiometricAuth: Rule {
       `authenticationContext(_:)`), and the file's items are stored with an access control, the \
       authentication is keychain-bound and not reported. Reading items that were added without an \
       access control after evaluating a policy is still event-bound. A context handed to a \
-      function that another file declares cannot be followed: that evaluation is reported with \
-      low confidence, naming the function.
+      function another file declares is followed there after the scan: no finding when it reads \
+      a protected item, a finding saying where it went when not, and low confidence when no \
+      scanned file settles it.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -211,6 +212,8 @@ public struct EventBoundBiometricAuth: Rule {
       "context.evaluateAccessControl(access, operation: .useItem, localizedReason: \"Sign\") { ok, _ in }",
     ])
 
+  public static let followsContextsAcrossFiles = true
+
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy", "LARight"] }
 
   public static func check(_ context: RuleContext) {
@@ -227,16 +230,16 @@ public struct EventBoundBiometricAuth: Rule {
         message =
           "This context is passed to \(wrapper), but nothing in this file gives \(wrapper) an access control, so the keychain releases its items without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with an authentication policy of `.biometryCurrentSet`."
       case .handedOff(let handOff):
-        let callee = signature(of: handOff)
+        let callee = handOff.contextCall.signature
         context.report(
           start: range.start, end: range.end,
           message:
-            "This context is handed to `\(callee)`, which is not in this file, so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
-          confidence: .low, related: [(context.offset(of: handOff), "the context leaves this file here")])
+            "This context is handed to `\(callee)`, which this file does not declare and no other scanned file settles (none declares it with an `LAContext` parameter, or several do and disagree), so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
+          confidence: .low, related: [(context.offset(of: handOff.call), "the context leaves this file here")],
+          handOff: ContextHandOff(call: handOff.contextCall, settledMessage: settledMessage))
         continue
       case .eventBound:
-        message =
-          "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
+        message = settledMessage
       }
       context.report(start: range.start, end: range.end, message: message)
     }
@@ -254,11 +257,10 @@ public struct EventBoundBiometricAuth: Rule {
     }
   }
 
-  /// `retrieve(context:)` for `store.retrieve(context: c)`.
-  static func signature(of call: FunctionCallExprSyntax) -> String {
-    let labels = call.arguments.map { ($0.label?.text ?? "_") + ":" }.joined()
-    return "\(SyntaxFacts.calledName(call) ?? "")(\(labels))"
-  }
+  /// The message of a finding whose context, handed to another file, is found to unlock no
+  /// protected item there, after the sentence saying where it went.
+  static let settledMessage =
+    "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
 
   /// Whether `receiver` is an `LARight` (not an `LAPersistedRight`, whose secret binds it).
   static func isLARight(_ receiver: ExprSyntax?, model: SemanticModel) -> Bool {

@@ -1,0 +1,87 @@
+/// Settles findings whose `LAContext` was handed to a function another file declares, once the
+/// whole scan has said what its functions do with their context parameters.
+///
+/// A finding is dropped when every function the call may mean reaches a protected keychain item
+/// (the authentication is keychain-bound after all); it gets its rule's own confidence and a
+/// message saying where the context went when none of them does; otherwise (no such function in
+/// the scan, or candidates that disagree) it stays as it was, at low confidence.
+struct ContextHandOffSettler {
+  private let usesByName: [String: [ContextParameterUse]]
+  private let defaultConfidence: [String: Confidence]
+
+  init(uses: [ContextParameterUse], rules: [ConfiguredRule]) {
+    usesByName = Dictionary(grouping: uses, by: \.name)
+    defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
+  }
+
+  /// Where a handed context ends up: the functions it passes through, first to last.
+  private enum Verdict {
+    case keychainBound
+    case unprotected(through: [ContextParameterUse])
+    case notToKeychain(through: [ContextParameterUse])
+    case unsettled
+
+    var kind: Int {
+      switch self {
+      case .keychainBound: 0
+      case .unprotected: 1
+      case .notToKeychain: 2
+      case .unsettled: 3
+      }
+    }
+  }
+
+  /// `findings` with every hand-off settled as far as the scan allows, in the same order.
+  func settle(_ findings: [Finding]) -> [Finding] {
+    findings.compactMap { finding in
+      guard let handOff = finding.contextHandOff else { return finding }
+      var settled = finding
+      settled.contextHandOff = nil
+      let chain: [ContextParameterUse]
+      let ending: String
+      switch verdict(for: handOff.call, depth: 0) {
+      case .keychainBound: return nil
+      case .unsettled: return settled
+      case .unprotected(let through):
+        chain = through
+        ending =
+          "which passes it to a keychain query, but the items stored there have no access control (`kSecAttrAccessControl`), so the keychain releases them without authentication."
+      case .notToKeychain(let through):
+        chain = through
+        ending = "which passes it to no keychain query."
+      }
+      let path = chain.map { "`\($0.signature)` (\($0.location.place))" }.joined(separator: " and on to ")
+      if let message = handOff.settledMessage {
+        settled.message = "The context is handed to \(path), \(ending) \(message)"
+      }
+      settled.confidence = defaultConfidence[finding.ruleId] ?? finding.confidence
+      settled.related += chain.map {
+        RelatedLocation(message: "the context is handed to `\($0.signature)`, declared here", location: $0.location)
+      }
+      return settled
+    }
+  }
+
+  private func verdict(for call: ContextCall, depth: Int) -> Verdict {
+    // Chains longer than this are cycles, or too long to explain in a message.
+    guard depth < 4 else { return .unsettled }
+    let candidates = (usesByName[call.name] ?? []).filter { $0.accepts(call) }
+    guard !candidates.isEmpty else { return .unsettled }
+    let verdicts = candidates.map { use -> Verdict in
+      switch use.outcome {
+      case .keychainBound: return .keychainBound
+      case .unprotectedItems: return .unprotected(through: [use])
+      case .notToKeychain: return .notToKeychain(through: [use])
+      case .handedOn(let next):
+        switch verdict(for: next, depth: depth + 1) {
+        case .unprotected(let rest): return .unprotected(through: [use] + rest)
+        case .notToKeychain(let rest): return .notToKeychain(through: [use] + rest)
+        case let other: return other
+        }
+      }
+    }
+    // Several functions may be meant (`retrieve(context:)` on two types): settled only if they
+    // agree, and explained by the first.
+    return Set(verdicts.map(\.kind)).count == 1 ? verdicts[0] : .unsettled
+  }
+}

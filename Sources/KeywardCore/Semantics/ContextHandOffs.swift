@@ -1,0 +1,108 @@
+import SwiftSyntax
+
+/// Where the `LAContext` held by a name can leave the file: the aliases made from each name
+/// (`let c = context`, or this file's function called with it) and the calls that hand it to a
+/// function or type the file does not declare.
+///
+/// Candidates are grouped by the name they mention, and a name's candidates are resolved to the
+/// bindings they denote once, when the name is first asked about; so a file with thousands of
+/// evaluations and context parameters costs about the number of its calls, not their square.
+final class ContextHandOffGraph {
+  private unowned let model: SemanticModel
+  /// Bindings initialized from a name (`let c = context`), by that name.
+  private var aliasCandidates: [String: [(alias: Binding, source: ExprSyntax)]] = [:]
+  /// Arguments of calls of functions the file does not declare, by the name they pass.
+  private var handOffCandidates: [String: [(site: ContextHandOffSite, source: ExprSyntax)]] = [:]
+  private var resolvedNames: Set<String> = []
+  private var aliasesByBinding: [SyntaxIdentifier: [Binding]] = [:]
+  private var handOffsByBinding: [SyntaxIdentifier: [ContextHandOffSite]] = [:]
+
+  init(model: SemanticModel) {
+    self.model = model
+    let index = model.index
+    for binding in index.bindingsByName.values.joined() {
+      if binding.kind == .parameter, binding.typeName == "LAContext" {
+        for argument in model.arguments(passedTo: binding) {
+          if let name = SyntaxFacts.storageName(argument) {
+            aliasCandidates[name, default: []].append((binding, argument))
+          }
+        }
+      } else if let initializer = binding.initializer, let name = SyntaxFacts.storageName(initializer) {
+        aliasCandidates[name, default: []].append((binding, initializer))
+      }
+    }
+    for (name, calls) in index.callsByName
+    where !(index.bindingsByName[name] ?? []).contains(where: { $0.kind == .function }) {
+      for call in calls {
+        for (position, argument) in call.arguments.enumerated() {
+          guard let passed = SyntaxFacts.storageName(argument.expression) else { continue }
+          handOffCandidates[passed, default: []].append(
+            (ContextHandOffSite(call: call, argument: position), argument.expression))
+        }
+      }
+    }
+  }
+
+  /// The first call (in source order) that hands the context held by `contexts`, or by an alias
+  /// of them, to a function or type the file does not declare.
+  func handOff(from contexts: [Binding]) -> ContextHandOffSite? {
+    var seen = Set(contexts.map(\.id))
+    var pending = contexts
+    var first: ContextHandOffSite?
+    while let binding = pending.popLast() {
+      resolve(binding.name)
+      for site in handOffsByBinding[binding.id] ?? []
+      where first.map({ site.call.position < $0.call.position || (site.call == $0.call && site.argument < $0.argument) }
+      )
+        ?? true
+      {
+        first = site
+      }
+      for alias in aliasesByBinding[binding.id] ?? [] where seen.insert(alias.id).inserted { pending.append(alias) }
+    }
+    return first
+  }
+
+  private func resolve(_ name: String) {
+    guard resolvedNames.insert(name).inserted else { return }
+    let resolver = model.resolver
+    for (alias, source) in aliasCandidates[name] ?? [] {
+      guard let denoted = resolver.binding(denotedBy: source), denoted.id != alias.id else { continue }
+      aliasesByBinding[denoted.id, default: []].append(alias)
+    }
+    for (site, source) in handOffCandidates[name] ?? [] {
+      guard let denoted = resolver.binding(denotedBy: source) else { continue }
+      handOffsByBinding[denoted.id, default: []].append(site)
+    }
+  }
+}
+
+extension SemanticModel {
+  /// The first call that hands the evaluation's context to a function or type this file does
+  /// not declare (`store.retrieve(context: context)`): the context may reach a keychain query
+  /// there, which a one-file analysis cannot see.
+  public func contextHandOff(of evaluation: PolicyEvaluation) -> ContextHandOffSite? {
+    evaluation.receiver.flatMap { contextHandOff(from: bindingsNamed(by: $0)) }
+  }
+
+  /// The first call that hands the context held by `contexts` (or by aliases of them, or by
+  /// `LAContext` parameters of this file's functions it is passed to) to a function or type
+  /// this file does not declare.
+  func contextHandOff(from contexts: [Binding]) -> ContextHandOffSite? {
+    contextHandOffs.handOff(from: contexts)
+  }
+}
+
+/// A call handing an `LAContext` to a function the file does not declare.
+public struct ContextHandOffSite: Equatable {
+  public var call: FunctionCallExprSyntax
+  /// The argument that carries the context.
+  public var argument: Int
+
+  /// The call as another file's declaration is matched against it.
+  public var contextCall: ContextCall {
+    ContextCall(
+      name: SyntaxFacts.calledName(call) ?? "",
+      labels: call.arguments.map { $0.label?.text ?? "_" }, argument: argument)
+  }
+}

@@ -1,0 +1,47 @@
+import SwiftSyntax
+
+extension SemanticModel {
+  /// What each function and initializer of this file does with its `LAContext` parameters, for
+  /// findings in other files that hand their context to it (`ContextHandOff`).
+  /// - Parameter location: the source location of a byte offset of this file.
+  public func contextParameterUses(location: (Int) -> SourceLocation) -> [ContextParameterUse] {
+    var uses: [ContextParameterUse] = []
+    for binding in index.bindingsByName.values.joined()
+    where binding.kind == .parameter && binding.typeName == "LAContext" {
+      guard let parameter = binding.node.as(FunctionParameterSyntax.self),
+        let list = parameter.parent?.as(FunctionParameterListSyntax.self),
+        let function = SyntaxFacts.enclosingFunction(of: binding.node),
+        let (name, nameToken) = Self.callableName(of: function),
+        let position = list.firstIndex(where: { $0.id == parameter.id })
+      else { continue }
+      uses.append(
+        ContextParameterUse(
+          name: name,
+          parameters: list.map { .init(label: $0.firstName.text, hasDefault: $0.defaultValue != nil) },
+          parameter: list.distance(from: list.startIndex, to: position), outcome: outcome(ofContextParameter: binding),
+          location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset)))
+    }
+    return uses.sorted { $0.location.start.offset < $1.location.start.offset }
+  }
+
+  private func outcome(ofContextParameter parameter: Binding) -> ContextParameterUse.Outcome {
+    if contextFlow.reachingBindings.contains(parameter.id) {
+      return storesItemsWithoutAccessControl ? .unprotectedItems : .keychainBound
+    }
+    if wrapperContextFlow.reachingBindings.contains(parameter.id) {
+      return wrapperValues(.authenticationPolicy).isEmpty ? .unprotectedItems : .keychainBound
+    }
+    return contextHandOff(from: [parameter]).map { .handedOn($0.contextCall) } ?? .notToKeychain
+  }
+
+  /// How calls name a function (`retrieve`) or an initializer (its type, `SecureStore`), and
+  /// the token to point at.
+  private static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
+    if let declaration = function.as(FunctionDeclSyntax.self) { return (declaration.name.text, declaration.name) }
+    guard let initializer = function.as(InitializerDeclSyntax.self),
+      let block = initializer.parent?.parent?.parent?.as(MemberBlockSyntax.self),
+      let type = SyntaxFacts.typeName(declaring: block)
+    else { return nil }
+    return (type, initializer.initKeyword)
+  }
+}

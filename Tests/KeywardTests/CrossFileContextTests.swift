@@ -1,0 +1,187 @@
+import Foundation
+import KeywardCLI
+import KeywardRules
+import Testing
+
+@testable import KeywardCore
+
+/// An `LAContext` handed to a function another file declares is followed there once every file
+/// is scanned (`ContextHandOffSettler`).
+@Suite struct CrossFileContextTests {
+  /// Evaluates a policy and hands the context to `store.retrieve(context:)`, declared elsewhere.
+  static let viewModel = """
+    import LocalAuthentication
+    final class UnlockViewModel {
+        let store = SecureStore()
+        var secret: Data?
+        func unlock() {
+            let context = LAContext()
+            context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
+                if ok { self.secret = self.store.retrieve(context: context) }
+            }
+        }
+    }
+    """
+
+  /// A store whose `retrieve(context:)` reads an item with the context; `protection` is how the
+  /// items are stored.
+  static func store(protection: String) -> String {
+    """
+    import LocalAuthentication
+    final class SecureStore {
+        func save(_ data: Data) {
+            \(protection)
+        }
+        func retrieve(context: LAContext) -> Data? {
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true,
+                                        kSecUseAuthenticationContext as String: context]
+            var result: AnyObject?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            return status == errSecSuccess ? result as? Data : nil
+        }
+    }
+    """
+  }
+
+  static let protected = """
+    let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+            let status = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data,
+                                     kSecAttrAccessControl as String: access] as CFDictionary, nil)
+            precondition(status == errSecSuccess)
+    """
+
+  static let unprotected = """
+    let status = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data,
+                                     kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly] as CFDictionary, nil)
+            precondition(status == errSecSuccess)
+    """
+
+  static let authenticationRules: Set<String> = [
+    EventBoundBiometricAuth.metadata.id, EnrollmentChangeUnchecked.metadata.id,
+  ]
+
+  /// The event-bound and enrollment findings of scanning `files`, through the CLI (streamed,
+  /// cold and warm cache) and through the scanner (held): the three must agree.
+  func findings(_ files: [String: String]) throws -> [Finding] {
+    let root = Paths.temporaryFolder()
+    for (name, code) in files {
+      try code.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    let cache = root.appendingPathComponent("cache").path
+    let arguments = [
+      "scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache", "--fail-on", "none",
+    ]
+    let cold = KeywardCLI.run(arguments).output.standardOutput
+    let warm = KeywardCLI.run(arguments).output.standardOutput
+    #expect(warm == cold)
+    let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
+    let direct = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
+    let reported = try JSONDecoder().decode(Report.self, from: Data(cold.utf8)).findings
+    #expect(reported == direct)
+    return direct.filter { Self.authenticationRules.contains($0.ruleId) }
+  }
+
+  struct Report: Decodable { var findings: [Finding] }
+
+  @Test func aContextReadingAProtectedItemInAnotherFileIsKeychainBound() throws {
+    let found = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": Self.store(protection: Self.protected),
+    ])
+    #expect(found.isEmpty)
+  }
+
+  @Test func aContextReadingUnprotectedItemsIsReportedWithWhereItWent() throws {
+    let found = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": Self.store(protection: Self.unprotected),
+    ])
+    let eventBound = try #require(found.first { $0.ruleId == EventBoundBiometricAuth.metadata.id })
+    #expect(eventBound.confidence == EventBoundBiometricAuth.metadata.confidence)
+    #expect(eventBound.message.hasPrefix("The context is handed to `retrieve(context:)` (SecureStore.swift:8:10)"))
+    #expect(eventBound.message.contains("have no access control"))
+    #expect(eventBound.related.map(\.location.place) == ["UnlockViewModel.swift:8:35", "SecureStore.swift:8:10"])
+    let enrollment = try #require(found.first { $0.ruleId == EnrollmentChangeUnchecked.metadata.id })
+    #expect(enrollment.confidence == EnrollmentChangeUnchecked.metadata.confidence)
+  }
+
+  /// Followed through a file that only passes the context on (no keychain call of its own), to
+  /// a function with a defaulted parameter the call leaves out; and reported when that function
+  /// reads nothing with it.
+  @Test func aContextIsFollowedAlongAChainOfFiles() throws {
+    let relay = """
+      import LocalAuthentication
+      final class SecureStore {
+          func retrieve(context: LAContext) -> Data? { Vault().read(key: "vault", using: context) }
+      }
+      """
+    func vault(_ body: String) -> String {
+      """
+      import LocalAuthentication
+      struct Vault {
+          func read(key: String, using context: LAContext, timeout: Int = 3) -> Data? {
+              \(body)
+          }
+      }
+      """
+    }
+    let bound = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": relay,
+      "Vault.swift": vault(
+        Self.protected.replacingOccurrences(of: "data", with: "Data()")
+          + "\nlet query: [CFString: Any] = [kSecReturnData: true, kSecUseAuthenticationContext: context]\n"
+          + "var item: AnyObject?\nreturn SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess ? item as? Data : nil"
+      ),
+    ])
+    #expect(bound.isEmpty)
+    let unused = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": relay,
+      "Vault.swift": vault("print(context.biometryType); return UserDefaults.standard.data(forKey: key)"),
+    ])
+    let eventBound = try #require(unused.first { $0.ruleId == EventBoundBiometricAuth.metadata.id })
+    #expect(
+      eventBound.message.hasPrefix(
+        "The context is handed to `retrieve(context:)` (SecureStore.swift:3:10) and on to `read(key:using:timeout:)` (Vault.swift:3:10), which passes it to no keychain query."
+      ))
+    #expect(eventBound.confidence == EventBoundBiometricAuth.metadata.confidence)
+  }
+
+  /// Nothing is settled without a declaration that fits the call, or when the candidates
+  /// disagree: the finding stays, at low confidence.
+  @Test(arguments: [
+    "func retrieve(key: String, context: LAContext) -> Data? { nil }",
+    "func retrieve(context: Any) -> Data? { nil }",
+  ])
+  func unsettledHandOffsStayLowConfidence(_ other: String) throws {
+    let protectedStore = Self.store(protection: Self.protected)
+    let notFitting = try findings([
+      "UnlockViewModel.swift": Self.viewModel,
+      "Other.swift": "import LocalAuthentication\nstruct Other { \(other) }\n",
+    ])
+    #expect(notFitting.map(\.confidence) == [.low, .low])
+    let disagreeing = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": protectedStore,
+      "Cache.swift":
+        "import LocalAuthentication\nstruct Cache { func retrieve(context: LAContext) -> Data? { nil } }\n",
+    ])
+    #expect(disagreeing.map(\.confidence) == [.low, .low])
+    #expect(disagreeing.allSatisfy { $0.related.count <= 1 })
+  }
+
+  @Test func callsAreMatchedByNameAndLabels() {
+    let use = ContextParameterUse(
+      name: "read",
+      parameters: [
+        .init(label: "key", hasDefault: false), .init(label: "using", hasDefault: false),
+        .init(label: "timeout", hasDefault: true),
+      ],
+      parameter: 1, outcome: .notToKeychain,
+      location: SourceLocation(
+        path: "V.swift", start: .init(line: 1, column: 1, utf16Column: 1, offset: 0),
+        end: .init(line: 1, column: 1, utf16Column: 1, offset: 0)))
+    #expect(use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1)))
+    #expect(use.accepts(ContextCall(name: "read", labels: ["key", "using", "timeout"], argument: 1)))
+    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 0)))
+    #expect(!use.accepts(ContextCall(name: "read", labels: ["using"], argument: 0)))
+    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using", "timeout", "x"], argument: 1)))
+    #expect(!use.accepts(ContextCall(name: "load", labels: ["key", "using"], argument: 1)))
+  }
+}
