@@ -123,6 +123,29 @@ import Testing
       ])
   }
 
+  /// Assignments and receiver calls belong to the binding their target denotes, whichever
+  /// binding of the name is asked about first (they are resolved once per name).
+  @Test func assignmentsBelongToTheBindingTheyDenote() throws {
+    let code = """
+      final class Store {
+          var flags = 0
+          func a() { var flags = 1; flags = 2; flags.insert(3) }
+          func b() { flags = 4; self.flags = 5; var other = 0; other = flags }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let bindings = try #require(model.index.bindingsByName["flags"]).sorted { $0.position < $1.position }
+    #expect(bindings.count == 2)
+    for order in [bindings, bindings.reversed()] {
+      let resolver = ConstantResolver(index: model.index)
+      let values = order.map { resolver.assignments(to: $0).map { SyntaxFacts.text($0.value) } }
+      let calls = order.map { resolver.receiverCalls(on: $0).map(\.method) }
+      let expected = [["4", "5"], ["2"]]
+      #expect(values == (order.first?.position == bindings[0].position ? expected : expected.reversed()))
+      #expect(calls == (order.first?.position == bindings[0].position ? [[], ["insert"]] : [["insert"], []]))
+    }
+  }
+
   /// A context handed to a keychain wrapper binds the evaluation only when the file gives the
   /// wrapper an access control; in a file without the wrapper's import the call is not bound.
   @Test(arguments: [

@@ -20,7 +20,39 @@ public final class ConstantResolver {
   /// Calls that only convert their single argument (`String(kSecAttrAccessible)`).
   static let conversions: Set<String> = ["String", "NSString", "CFString", "AnyHashable", "NSNumber"]
 
+  /// `assignments(to:)` and `receiverCalls(on:)`, by the binding their target denotes; a name
+  /// is resolved the first time a binding of that name is asked about.
+  private var assignmentsByBinding: [SyntaxIdentifier: [Assignment]] = [:]
+  private var receiverCallsByBinding: [SyntaxIdentifier: [MemberCall]] = [:]
+  private var assignmentNamesResolved: Set<String> = []
+  private var receiverNamesResolved: Set<String> = []
+
   public init(index: SyntaxIndex) { self.index = index }
+
+  /// The assignments whose target denotes `binding` (`x = …`, `self.x = …`). Each name's
+  /// assignments are resolved once: a file with thousands of functions declaring `var flags`
+  /// would otherwise resolve every `flags = …` for each of them.
+  public func assignments(to binding: Binding) -> [Assignment] {
+    if assignmentNamesResolved.insert(binding.name).inserted {
+      for assignment in index.assignmentsByName[binding.name] ?? [] {
+        guard let target = self.binding(denotedBy: assignment.target) else { continue }
+        assignmentsByBinding[target.id, default: []].append(assignment)
+      }
+    }
+    return assignmentsByBinding[binding.id] ?? []
+  }
+
+  /// The method calls whose receiver denotes `binding` (`flags.insert(…)`), resolved once per
+  /// name as `assignments(to:)` is.
+  public func receiverCalls(on binding: Binding) -> [MemberCall] {
+    if receiverNamesResolved.insert(binding.name).inserted {
+      for call in index.memberCallsByReceiver[binding.name] ?? [] {
+        guard let receiver = self.binding(denotedBy: call.receiver) else { continue }
+        receiverCallsByBinding[receiver.id, default: []].append(call)
+      }
+    }
+    return receiverCallsByBinding[binding.id] ?? []
+  }
 
   /// The values `expression` may have. `mutatingMethods` names calls on a variable whose first
   /// argument adds to its value (`insert`, `formUnion` for option sets).
@@ -164,18 +196,14 @@ public final class ConstantResolver {
       if let initializer = binding.initializer { alternatives.append(initializer) }
       alternatives += binding.returnedExpressions
       if binding.kind == .variable {
-        for assignment in resolver.index.assignmentsByName[binding.name] ?? []
-        where resolver.binding(denotedBy: assignment.target)?.id == binding.id {
-          alternatives.append(assignment.value)
-        }
+        alternatives += resolver.assignments(to: binding).map(\.value)
       }
       let isAlternative = conditional || alternatives.count > 1 || binding.kind == .parameter
       for alternative in alternatives {
         collect([alternative][...], conditional: isAlternative, throughName: true, depth: depth)
       }
       guard !mutatingMethods.isEmpty, binding.kind == .variable else { return }
-      for call in resolver.index.memberCallsByReceiver[binding.name] ?? []
-      where mutatingMethods.contains(call.method) && resolver.binding(denotedBy: call.receiver)?.id == binding.id {
+      for call in resolver.receiverCalls(on: binding) where mutatingMethods.contains(call.method) {
         if let argument = call.call.arguments.first?.expression {
           collect([argument][...], conditional: conditional, throughName: true, depth: depth)
         }

@@ -24,8 +24,7 @@ public struct AuthenticationContextFlow {
       if let initializer = binding.initializer {
         for returned in model.returnedExpressions(ofFunctionCalledBy: initializer) { add(returned) }
       }
-      for assignment in model.index.assignmentsByName[binding.name] ?? []
-      where model.resolver.binding(denotedBy: assignment.target)?.id == binding.id {
+      for assignment in model.resolver.assignments(to: binding) {
         add(assignment.value)
         for returned in model.returnedExpressions(ofFunctionCalledBy: assignment.value) { add(returned) }
       }

@@ -29,7 +29,7 @@ extension SemanticModel {
       return storesItemsWithoutAccessControl ? .unprotectedItems : .keychainBound
     }
     if wrapperContextFlow.reachingBindings.contains(parameter.id) {
-      return wrapperValues(.authenticationPolicy).isEmpty ? .unprotectedItems : .keychainBound
+      return givesWrapperAnAccessControl ? .keychainBound : .unprotectedItems
     }
     return contextHandOff(from: [parameter]).map { .handedOn($0.contextCall) } ?? .notToKeychain
   }

@@ -78,12 +78,6 @@ extension SemanticModel {
     return result
   }
 
-  /// Whether the file stores keychain items but none with an access control: then a context
-  /// reaching a query unlocks nothing the keychain itself protects.
-  public var storesItemsWithoutAccessControl: Bool {
-    keychainQueries.contains { $0.isUsed(by: "SecItemAdd") } && keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
-  }
-
   /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
   /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected, or
   /// reaches a keychain wrapper that the file gives an access control. Worked out once per
@@ -98,7 +92,7 @@ extension SemanticModel {
       return storesItemsWithoutAccessControl ? .contextToUnprotectedItems(wrapper: nil) : .keychainBound
     }
     if wrapperContextFlow.reachesKeychain(context, in: self) {
-      guard wrapperValues(.authenticationPolicy).isEmpty else { return .keychainBound }
+      guard !givesWrapperAnAccessControl else { return .keychainBound }
       let library = activeWrappers.first { !$0.authenticationContext.isEmpty }?.library
       return .contextToUnprotectedItems(wrapper: library)
     }

@@ -37,6 +37,14 @@ public final class SemanticModel {
   public private(set) lazy var wrapperContextFlow = AuthenticationContextFlow(
     contexts: wrapperArguments(.authenticationContext), model: self)
 
+  /// Whether the file stores keychain items but none with an access control: then a context
+  /// reaching a query unlocks nothing the keychain itself protects. Asked once per evaluation.
+  public private(set) lazy var storesItemsWithoutAccessControl: Bool =
+    keychainQueries.contains { $0.isUsed(by: "SecItemAdd") } && keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
+
+  /// Whether the file gives a keychain wrapper an authentication policy (an access control).
+  public private(set) lazy var givesWrapperAnAccessControl: Bool = !wrapperValues(.authenticationPolicy).isEmpty
+
   /// Where contexts can leave the file (`contextHandOff(of:)`).
   private(set) lazy var contextHandOffs = ContextHandOffGraph(model: self)
 
