@@ -103,12 +103,18 @@ public final class FindingSpool: FindingSink, @unchecked Sendable {
       guard let piece = chunks[file]!.pieces[rule ?? ""] else { continue }
       if written > 0 { try output(separator) }
       written += 1
-      guard let bytes = try? storage.read(piece) else { throw ReadError() }
+      let bytes: [UInt8]
+      do {
+        bytes = try storage.read(piece)
+      } catch {
+        throw ReadError(reason: error.description)
+      }
       try output(String(decoding: bytes, as: UTF8.self))
     }
   }
 
   struct ReadError: Error, LocalizedError {
-    var errorDescription: String? { "the findings kept in a temporary file could not be read back" }
+    var reason: String
+    var errorDescription: String? { "the findings kept in a temporary file could not be read back: \(reason)" }
   }
 }
