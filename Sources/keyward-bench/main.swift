@@ -60,7 +60,10 @@ case "parse-only", "parse-walk", "parse-rawwalk":
   print("parsed \(files.count) files, \(tokens.reduce(0, +)) \(mode == "parse-only" ? "bytes" : "nodes visited")")
 case "tokens":
   let rules = Configuration().configuredRules(from: .standard)
-  let tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
+  // What the scanner searches for: the rules' tokens, and `LAContext` when a rule follows
+  // contexts into other files.
+  var tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
+  if rules.contains(where: { $0.rule.followsContextsAcrossFiles }) { tokens.insert(FileScanner.contextParameterToken) }
   print(tokens.sorted().joined(separator: "\n"))
 default:
   FileHandle.standardError.write(

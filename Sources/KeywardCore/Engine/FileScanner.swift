@@ -47,6 +47,7 @@ public struct FileScanner: Sendable {
   /// `LAContext`, when a rule follows contexts across files: a file naming it is parsed to learn
   /// what its functions do with contexts handed to them.
   let contextToken: Int?
+  public static let contextParameterToken = "LAContext"
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
   /// Reads built apps; without one, they are reported as not scanned.
@@ -61,7 +62,7 @@ public struct FileScanner: Sendable {
     self.maximumFileSize = maximumFileSize
     self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
     let marker = Array(SuppressionDirective.marker.utf8)
-    let context = rules.contains { $0.rule.followsContextsAcrossFiles } ? Array("LAContext".utf8) : nil
+    let context = rules.contains { $0.rule.followsContextsAcrossFiles } ? Array(Self.contextParameterToken.utf8) : nil
     let search = TokenSearch(tokens: rules.flatMap(\.prefilter.tokens) + [marker] + (context.map { [$0] } ?? []))
     let indexOfToken = Dictionary(uniqueKeysWithValues: search.tokens.enumerated().map { ($1, $0) })
     self.tokenSearch = search
