@@ -20,12 +20,8 @@ public final class ConstantResolver {
   /// Calls that only convert their single argument (`String(kSecAttrAccessible)`).
   static let conversions: Set<String> = ["String", "NSString", "CFString", "AnyHashable", "NSNumber"]
 
-  /// `assignments(to:)` and `receiverCalls(on:)`, by the binding their target denotes; a name
-  /// is resolved the first time a binding of that name is asked about.
-  private var assignmentsByBinding: [SyntaxIdentifier: [Assignment]] = [:]
-  private var receiverCallsByBinding: [SyntaxIdentifier: [MemberCall]] = [:]
-  private var assignmentNamesResolved: Set<String> = []
-  private var receiverNamesResolved: Set<String> = []
+  private var assignmentGroups = GroupsByBinding<Assignment>()
+  private var receiverCallGroups = GroupsByBinding<MemberCall>()
 
   public init(index: SyntaxIndex) { self.index = index }
 
@@ -33,25 +29,17 @@ public final class ConstantResolver {
   /// assignments are resolved once: a file with thousands of functions declaring `var flags`
   /// would otherwise resolve every `flags = …` for each of them.
   public func assignments(to binding: Binding) -> [Assignment] {
-    if assignmentNamesResolved.insert(binding.name).inserted {
-      for assignment in index.assignmentsByName[binding.name] ?? [] {
-        guard let target = self.binding(denotedBy: assignment.target) else { continue }
-        assignmentsByBinding[target.id, default: []].append(assignment)
-      }
-    }
-    return assignmentsByBinding[binding.id] ?? []
+    assignmentGroups.items(
+      for: binding, candidates: index.assignmentsByName[binding.name], naming: \.target,
+      resolve: self.binding(denotedBy:))
   }
 
   /// The method calls whose receiver denotes `binding` (`flags.insert(…)`), resolved once per
   /// name as `assignments(to:)` is.
   public func receiverCalls(on binding: Binding) -> [MemberCall] {
-    if receiverNamesResolved.insert(binding.name).inserted {
-      for call in index.memberCallsByReceiver[binding.name] ?? [] {
-        guard let receiver = self.binding(denotedBy: call.receiver) else { continue }
-        receiverCallsByBinding[receiver.id, default: []].append(call)
-      }
-    }
-    return receiverCallsByBinding[binding.id] ?? []
+    receiverCallGroups.items(
+      for: binding, candidates: index.memberCallsByReceiver[binding.name], naming: \.receiver,
+      resolve: self.binding(denotedBy:))
   }
 
   /// The values `expression` may have. `mutatingMethods` names calls on a variable whose first
@@ -236,5 +224,25 @@ public final class ConstantResolver {
       else { return nil }
       return argument.expression
     }
+  }
+}
+
+/// Items found by a name (assignments to `x`, calls on `x`), grouped by the binding the name
+/// denotes at each; a name's items are resolved the first time a binding of that name is asked
+/// about.
+private struct GroupsByBinding<Item> {
+  private var resolvedNames: Set<String> = []
+  private var byBinding: [SyntaxIdentifier: [Item]] = [:]
+
+  mutating func items(
+    for binding: Binding, candidates: [Item]?, naming: (Item) -> ExprSyntax, resolve: (ExprSyntax) -> Binding?
+  ) -> [Item] {
+    if resolvedNames.insert(binding.name).inserted {
+      for item in candidates ?? [] {
+        guard let denoted = resolve(naming(item)) else { continue }
+        byBinding[denoted.id, default: []].append(item)
+      }
+    }
+    return byBinding[binding.id] ?? []
   }
 }
