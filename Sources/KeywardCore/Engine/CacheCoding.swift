@@ -142,14 +142,7 @@ extension FileOutcome {
         out.bool(parameter.hasDefault)
       }
       out.int(use.parameter)
-      switch use.outcome {
-      case .keychainBound: out.int(0)
-      case .unprotectedItems: out.int(1)
-      case .notToKeychain: out.int(2)
-      case .handedOn(let call):
-        out.int(3)
-        call.write(to: &out)
-      }
+      use.outcome.write(to: &out)
       use.location.write(to: &out)
     }
   }
@@ -183,20 +176,33 @@ extension FileOutcome {
         parameters: try reader.array { (reader) throws(CacheFormatError) in
           ContextParameterUse.Parameter(label: try reader.string(), hasDefault: try reader.bool())
         },
-        parameter: try reader.int(),
-        outcome: try {
-          (reader: inout CacheReader) throws(CacheFormatError) -> ContextParameterUse.Outcome in
-          switch try reader.int() {
-          case 0: return .keychainBound
-          case 1: return .unprotectedItems
-          case 2: return .notToKeychain
-          case 3: return .handedOn(try ContextCall(from: &reader))
-          default: throw CacheFormatError()
-          }
-        }(&reader),
+        parameter: try reader.int(), outcome: try ContextParameterUse.Outcome(from: &reader),
         location: try SourceLocation(from: &reader))
     }
     self.init(findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses)
+  }
+}
+
+extension ContextParameterUse.Outcome {
+  func write(to out: inout CacheWriter) {
+    switch self {
+    case .keychainBound: out.int(0)
+    case .unprotectedItems: out.int(1)
+    case .notToKeychain: out.int(2)
+    case .handedOn(let call):
+      out.int(3)
+      call.write(to: &out)
+    }
+  }
+
+  init(from reader: inout CacheReader) throws(CacheFormatError) {
+    switch try reader.int() {
+    case 0: self = .keychainBound
+    case 1: self = .unprotectedItems
+    case 2: self = .notToKeychain
+    case 3: self = .handedOn(try ContextCall(from: &reader))
+    default: throw CacheFormatError()
+    }
   }
 }
 

@@ -156,10 +156,7 @@ public struct FileScanner: Sendable {
       let model = SemanticModel(tree: tree, wrappers: wrappers)
       makeContext = { RuleContext(model: model, options: $0) }
       if takesContexts {
-        outcome.contextUses = model.contextParameterUses { offset in
-          let position = text.position(of: offset)
-          return SourceLocation(path: path, start: position, end: position)
-        }
+        outcome.contextUses = model.contextParameterUses { Self.point($0, text: text, path: path) }
       }
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
@@ -204,11 +201,15 @@ public struct FileScanner: Sendable {
       ruleId: metadata.id, severity: rule.severity, confidence: report.confidence ?? metadata.confidence,
       message: report.message, location: SourceLocation(path: path, start: start, end: end),
       snippet: text.lineText(start.line - 1), tags: metadata.tags, fingerprint: "", fix: report.fix,
-      related: report.related.map { related in
-        let position = text.position(of: related.offset)
-        return RelatedLocation(
-          message: related.note, location: SourceLocation(path: path, start: position, end: position))
+      related: report.related.map {
+        RelatedLocation(message: $0.note, location: Self.point($0.offset, text: text, path: path))
       }, contextHandOff: report.handOff)
+  }
+
+  /// The location of one byte offset (a related place, a declaration), empty-ranged.
+  private static func point(_ offset: Int, text: SourceText, path: String) -> SourceLocation {
+    let position = text.position(of: offset)
+    return SourceLocation(path: path, start: position, end: position)
   }
 
   /// Fingerprints from the rule, the path, the finding's line and text without white space, and

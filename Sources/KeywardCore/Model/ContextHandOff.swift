@@ -15,7 +15,12 @@ public struct ContextCall: Sendable, Hashable, Codable {
   }
 
   /// `retrieve(context:)`.
-  public var signature: String { "\(name)(\(labels.map { $0 + ":" }.joined()))" }
+  public var signature: String { Self.signature(name: name, labels: labels) }
+
+  /// A function's name as Swift writes it with its argument labels: `retrieve(context:)`.
+  static func signature(name: String, labels: [String]) -> String {
+    "\(name)(\(labels.map { $0 + ":" }.joined()))"
+  }
 }
 
 /// What a function declared in a scanned file does with one of its `LAContext` parameters:
@@ -62,7 +67,7 @@ public struct ContextParameterUse: Sendable, Hashable, Codable {
   }
 
   /// `retrieve(context:)`.
-  public var signature: String { "\(name)(\(parameters.map { $0.label + ":" }.joined()))" }
+  public var signature: String { ContextCall.signature(name: name, labels: parameters.map(\.label)) }
 
   /// Whether `call` calls this function with the context in this parameter: same name, and its
   /// labels are the parameters' labels in order with only defaulted parameters left out.

@@ -31,9 +31,9 @@ public struct AuthenticationContextFlow {
     }
   }
 
-  /// Whether the context that `expression` names reaches a keychain query.
-  public func reachesKeychain(_ expression: ExprSyntax, in model: SemanticModel) -> Bool {
-    model.bindingsNamed(by: expression).contains { reachingBindings.contains($0.id) }
+  /// Whether any of `bindings` (a context and its aliases) carries the context to the keychain.
+  public func reaches(_ bindings: [Binding]) -> Bool {
+    bindings.contains { reachingBindings.contains($0.id) }
   }
 }
 

@@ -48,19 +48,13 @@ final class ContextHandOffGraph {
   func handOff(from contexts: [Binding]) -> ContextHandOffSite? {
     var seen = Set(contexts.map(\.id))
     var pending = contexts
-    var first: ContextHandOffSite?
+    var sites: [ContextHandOffSite] = []
     while let binding = pending.popLast() {
       resolve(binding.name)
-      for site in handOffsByBinding[binding.id] ?? []
-      where first.map({ site.call.position < $0.call.position || (site.call == $0.call && site.argument < $0.argument) }
-      )
-        ?? true
-      {
-        first = site
-      }
+      sites += handOffsByBinding[binding.id] ?? []
       for alias in aliasesByBinding[binding.id] ?? [] where seen.insert(alias.id).inserted { pending.append(alias) }
     }
-    return first
+    return sites.min { ($0.call.position, $0.argument) < ($1.call.position, $1.argument) }
   }
 
   private func resolve(_ name: String) {

@@ -25,13 +25,12 @@ extension SemanticModel {
   }
 
   private func outcome(ofContextParameter parameter: Binding) -> ContextParameterUse.Outcome {
-    if contextFlow.reachingBindings.contains(parameter.id) {
-      return storesItemsWithoutAccessControl ? .unprotectedItems : .keychainBound
+    switch classify(contexts: [parameter]) {
+    case .keychainBound: .keychainBound
+    case .contextToUnprotectedItems: .unprotectedItems
+    case .handedOff(let site): .handedOn(site.contextCall)
+    case .eventBound: .notToKeychain
     }
-    if wrapperContextFlow.reachingBindings.contains(parameter.id) {
-      return givesWrapperAnAccessControl ? .keychainBound : .unprotectedItems
-    }
-    return contextHandOff(from: [parameter]).map { .handedOn($0.contextCall) } ?? .notToKeychain
   }
 
   /// How calls name a function (`retrieve`) or an initializer (its type, `SecureStore`), and

@@ -87,16 +87,22 @@ extension SemanticModel {
   }
 
   func classify(_ evaluation: PolicyEvaluation) -> EvaluationBinding {
-    guard let context = evaluation.receiver else { return .eventBound }
-    if contextFlow.reachesKeychain(context, in: self) {
+    evaluation.receiver.map { classify(contexts: bindingsNamed(by: $0)) } ?? .eventBound
+  }
+
+  /// Where the context held by `contexts` (an evaluation's receiver and its aliases, or a
+  /// context parameter) goes: the one classification behind evaluations and the facts files
+  /// export about their context parameters (`contextParameterUses`).
+  func classify(contexts: [Binding]) -> EvaluationBinding {
+    if contextFlow.reaches(contexts) {
       return storesItemsWithoutAccessControl ? .contextToUnprotectedItems(wrapper: nil) : .keychainBound
     }
-    if wrapperContextFlow.reachesKeychain(context, in: self) {
+    if wrapperContextFlow.reaches(contexts) {
       guard !givesWrapperAnAccessControl else { return .keychainBound }
       let library = activeWrappers.first { !$0.authenticationContext.isEmpty }?.library
       return .contextToUnprotectedItems(wrapper: library)
     }
-    return contextHandOff(of: evaluation).map { .handedOff(to: $0) } ?? .eventBound
+    return contextHandOff(from: contexts).map { .handedOff(to: $0) } ?? .eventBound
   }
 }
 
