@@ -9,10 +9,14 @@ import Testing
 /// is scanned (`ContextHandOffSettler`).
 @Suite struct CrossFileContextTests {
   /// Evaluates a policy and hands the context to `store.retrieve(context:)`, declared elsewhere.
-  static let viewModel = """
+  static let viewModel = viewModel(holding: "let store = SecureStore()")
+
+  /// The view model with another declaration of its `store`.
+  static func viewModel(holding store: String) -> String {
+    """
     import LocalAuthentication
     final class UnlockViewModel {
-        let store = SecureStore()
+        \(store)
         var secret: Data?
         func unlock() {
             let context = LAContext()
@@ -22,13 +26,14 @@ import Testing
         }
     }
     """
+  }
 
   /// A store whose `retrieve(context:)` reads an item with the context; `protection` is how the
   /// items are stored.
-  static func store(protection: String) -> String {
+  static func store(protection: String, conforming conformance: String = "") -> String {
     """
     import LocalAuthentication
-    final class SecureStore {
+    final class SecureStore\(conformance) {
         func save(_ data: Data) {
             \(protection)
         }
@@ -158,12 +163,40 @@ import Testing
     ])
     #expect(notFitting.map(\.confidence) == [.low, .low])
     let disagreeing = try findings([
-      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": protectedStore,
-      "Cache.swift":
-        "import LocalAuthentication\nstruct Cache { func retrieve(context: LAContext) -> Data? { nil } }\n",
+      "UnlockViewModel.swift": Self.viewModel(holding: "let store: any SecretStoring = SecureStore()"),
+      "SecureStore.swift": Self.store(protection: Self.protected, conforming: ": SecretStoring"),
+      "MockStore.swift":
+        "import LocalAuthentication\nstruct MockStore: SecretStoring { func retrieve(context: LAContext) -> Data? { nil } }\n",
     ])
     #expect(disagreeing.map(\.confidence) == [.low, .low])
     #expect(disagreeing.allSatisfy { $0.related.count <= 1 })
+  }
+
+  /// When the calling file says what type the receiver has, only that type's functions (or
+  /// those of types naming it as superclass or protocol) can settle the call; a protocol's
+  /// requirement, having no body, settles nothing itself.
+  @Test func theReceiversTypeNarrowsTheCandidates() throws {
+    let protectedStore = Self.store(protection: Self.protected)
+    let cache = "import LocalAuthentication\nstruct Cache { func retrieve(context: LAContext) -> Data? { nil } }\n"
+    for store in ["let store = SecureStore()", "let store: SecureStore? = nil", "unowned let store: SecureStore"] {
+      let narrowed = try findings([
+        "UnlockViewModel.swift": Self.viewModel(holding: store), "SecureStore.swift": protectedStore,
+        "Cache.swift": cache,
+      ])
+      #expect(narrowed.isEmpty, "\(store)")
+    }
+    let unscannedType = try findings([
+      "UnlockViewModel.swift": Self.viewModel(holding: "let store = Keychain(service: \"vault\")"),
+      "SecureStore.swift": protectedStore,
+    ])
+    #expect(unscannedType.map(\.confidence) == [.low, .low])
+    let throughProtocol = try findings([
+      "UnlockViewModel.swift": Self.viewModel(holding: "let store: SecretStoring"),
+      "SecretStoring.swift":
+        "import LocalAuthentication\nprotocol SecretStoring { func retrieve(context: LAContext) -> Data? }\n",
+      "SecureStore.swift": Self.store(protection: Self.protected, conforming: ": SecretStoring"),
+    ])
+    #expect(throughProtocol.isEmpty)
   }
 
   @Test func callsAreMatchedByNameAndLabels() {
@@ -183,5 +216,13 @@ import Testing
     #expect(!use.accepts(ContextCall(name: "read", labels: ["using"], argument: 0)))
     #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using", "timeout", "x"], argument: 1)))
     #expect(!use.accepts(ContextCall(name: "load", labels: ["key", "using"], argument: 1)))
+    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
+    var member = use
+    member.owner = .init(type: "Vault", supertypes: ["SecretStoring"])
+    #expect(member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1)))
+    #expect(member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
+    #expect(
+      member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "SecretStoring")))
+    #expect(!member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Cache")))
   }
 }

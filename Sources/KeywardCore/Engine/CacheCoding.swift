@@ -144,6 +144,10 @@ extension FileOutcome {
       out.int(use.parameter)
       use.outcome.write(to: &out)
       use.location.write(to: &out)
+      out.optional(use.owner) { out, owner in
+        out.string(owner.type)
+        out.array(owner.supertypes) { $0.string($1) }
+      }
     }
   }
 
@@ -177,7 +181,10 @@ extension FileOutcome {
           ContextParameterUse.Parameter(label: try reader.string(), hasDefault: try reader.bool())
         },
         parameter: try reader.int(), outcome: try ContextParameterUse.Outcome(from: &reader),
-        location: try SourceLocation(from: &reader))
+        location: try SourceLocation(from: &reader),
+        owner: try reader.optional { (reader) throws(CacheFormatError) in
+          ContextParameterUse.Owner(type: try reader.string(), supertypes: try reader.strings())
+        })
     }
     self.init(findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses)
   }
@@ -211,10 +218,13 @@ extension ContextCall {
     out.string(name)
     out.array(labels) { $0.string($1) }
     out.int(argument)
+    out.optional(receiverType) { $0.string($1) }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
-    self.init(name: try reader.string(), labels: try reader.strings(), argument: try reader.int())
+    self.init(
+      name: try reader.string(), labels: try reader.strings(), argument: try reader.int(),
+      receiverType: try reader.optionalString())
   }
 }
 

@@ -1,17 +1,22 @@
 /// A call that hands an `LAContext` to a function the calling file does not declare
 /// (`store.retrieve(context: context)`), as far as a call site tells: the function's base name
-/// (a type's name for an initializer) and argument labels.
+/// (a type's name for an initializer), argument labels, and the receiver's type when the file
+/// declares it.
 public struct ContextCall: Sendable, Hashable, Codable {
   public var name: String
   /// One per argument, `_` for an unlabelled one.
   public var labels: [String]
   /// The argument that carries the context.
   public var argument: Int
+  /// The type the receiver is declared with (`let store: SecureStore`, `= SecureStore()`,
+  /// `self`, or a type named directly); nil when the call has no receiver or its type is unknown.
+  public var receiverType: String?
 
-  public init(name: String, labels: [String], argument: Int) {
+  public init(name: String, labels: [String], argument: Int, receiverType: String? = nil) {
     self.name = name
     self.labels = labels
     self.argument = argument
+    self.receiverType = receiverType
   }
 
   /// `retrieve(context:)`.
@@ -49,6 +54,18 @@ public struct ContextParameterUse: Sendable, Hashable, Codable {
     }
   }
 
+  /// The type a method belongs to, and the types that type's declaration (or the extension
+  /// holding the method) names as its superclass or protocols.
+  public struct Owner: Sendable, Hashable, Codable {
+    public var type: String
+    public var supertypes: [String]
+
+    public init(type: String, supertypes: [String]) {
+      self.type = type
+      self.supertypes = supertypes
+    }
+  }
+
   /// The function's base name, or its type's name for an initializer.
   public var name: String
   public var parameters: [Parameter]
@@ -57,22 +74,33 @@ public struct ContextParameterUse: Sendable, Hashable, Codable {
   public var outcome: Outcome
   /// Where the function is declared (its name).
   public var location: SourceLocation
+  /// Nil for a free function.
+  public var owner: Owner?
 
-  public init(name: String, parameters: [Parameter], parameter: Int, outcome: Outcome, location: SourceLocation) {
+  public init(
+    name: String, parameters: [Parameter], parameter: Int, outcome: Outcome, location: SourceLocation,
+    owner: Owner? = nil
+  ) {
     self.name = name
     self.parameters = parameters
     self.parameter = parameter
     self.outcome = outcome
     self.location = location
+    self.owner = owner
   }
 
   /// `retrieve(context:)`.
   public var signature: String { ContextCall.signature(name: name, labels: parameters.map(\.label)) }
 
-  /// Whether `call` calls this function with the context in this parameter: same name, and its
-  /// labels are the parameters' labels in order with only defaulted parameters left out.
+  /// Whether `call` calls this function with the context in this parameter: same name, its
+  /// labels are the parameters' labels in order with only defaulted parameters left out, and,
+  /// when the receiver's type is known, the function belongs to that type or to one declaring it
+  /// as superclass or protocol (a protocol's requirement is met by its conformers).
   public func accepts(_ call: ContextCall) -> Bool {
     guard call.name == name else { return false }
+    if let receiverType = call.receiverType {
+      guard let owner, owner.type == receiverType || owner.supertypes.contains(receiverType) else { return false }
+    }
     var next = 0
     for (position, label) in call.labels.enumerated() {
       while next < parameters.count, parameters[next].label != label {

@@ -54,7 +54,42 @@ final class ContextHandOffGraph {
       sites += handOffsByBinding[binding.id] ?? []
       for alias in aliasesByBinding[binding.id] ?? [] where seen.insert(alias.id).inserted { pending.append(alias) }
     }
-    return sites.min { ($0.call.position, $0.argument) < ($1.call.position, $1.argument) }
+    guard var first = sites.min(by: { ($0.call.position, $0.argument) < ($1.call.position, $1.argument) }) else {
+      return nil
+    }
+    first.receiverType = receiverType(of: first.call)
+    return first
+  }
+
+  /// The type of a method call's receiver, as far as this file declares it: the enclosing type
+  /// for `self`, a name's declared type or the type it is initialized with (`= SecureStore()`),
+  /// or a type named directly (a static method).
+  private func receiverType(of call: FunctionCallExprSyntax) -> String? {
+    guard var receiver = SyntaxFacts.receiver(of: call) else { return nil }
+    while true {
+      if let chained = receiver.as(OptionalChainingExprSyntax.self) {
+        receiver = chained.expression
+      } else if let forced = receiver.as(ForceUnwrapExprSyntax.self) {
+        receiver = forced.expression
+      } else {
+        break
+      }
+    }
+    let resolver = model.resolver
+    if let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.tokenKind == .keyword(.self) {
+      return resolver.enclosingTypeName(of: Syntax(reference))
+    }
+    if let binding = resolver.binding(denotedBy: receiver) {
+      if let type = binding.typeName { return type.hasPrefix("<") ? nil : type }
+      guard let made = binding.initializer?.as(FunctionCallExprSyntax.self),
+        let type = made.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+        type.first?.isUppercase == true
+      else { return nil }
+      return type
+    }
+    guard let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == true
+    else { return nil }
+    return reference.baseName.text
   }
 
   private func resolve(_ name: String) {
@@ -92,11 +127,13 @@ public struct ContextHandOffSite: Equatable {
   public var call: FunctionCallExprSyntax
   /// The argument that carries the context.
   public var argument: Int
+  /// See `ContextCall.receiverType`.
+  public var receiverType: String?
 
   /// The call as another file's declaration is matched against it.
   public var contextCall: ContextCall {
     ContextCall(
       name: SyntaxFacts.calledName(call) ?? "",
-      labels: call.arguments.map { $0.label?.text ?? "_" }, argument: argument)
+      labels: call.arguments.map { $0.label?.text ?? "_" }, argument: argument, receiverType: receiverType)
   }
 }

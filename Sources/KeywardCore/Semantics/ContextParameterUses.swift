@@ -11,6 +11,7 @@ extension SemanticModel {
       guard let parameter = binding.node.as(FunctionParameterSyntax.self),
         let list = parameter.parent?.as(FunctionParameterListSyntax.self),
         let function = SyntaxFacts.enclosingFunction(of: binding.node),
+        Self.hasBody(function),
         let (name, nameToken) = Self.callableName(of: function),
         let position = list.firstIndex(where: { $0.id == parameter.id })
       else { continue }
@@ -19,9 +20,31 @@ extension SemanticModel {
           name: name,
           parameters: list.map { .init(label: $0.firstName.text, hasDefault: $0.defaultValue != nil) },
           parameter: list.distance(from: list.startIndex, to: position), outcome: outcome(ofContextParameter: binding),
-          location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset)))
+          location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset), owner: Self.owner(of: function)))
     }
     return uses.sorted { $0.location.start.offset < $1.location.start.offset }
+  }
+
+  /// A protocol's requirement has no body and says nothing about where the context goes; its
+  /// conformers do.
+  private static func hasBody(_ function: Syntax) -> Bool {
+    if let declaration = function.as(FunctionDeclSyntax.self) { return declaration.body != nil }
+    return function.as(InitializerDeclSyntax.self)?.body != nil
+  }
+
+  /// The type whose member `function` is, with the supertypes its declaration (or extension)
+  /// names; nil for a free or local function.
+  private static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
+    guard let block = memberBlock(of: function), let type = SyntaxFacts.typeName(declaring: block),
+      let group = block.parent?.asProtocol(DeclGroupSyntax.self)
+    else { return nil }
+    let supertypes = group.inheritanceClause?.inheritedTypes.map { SyntaxFacts.typeName($0.type) } ?? []
+    return .init(type: type, supertypes: supertypes)
+  }
+
+  /// The member block `function` is declared in directly (member, list, block).
+  private static func memberBlock(of function: Syntax) -> MemberBlockSyntax? {
+    function.parent?.parent?.parent?.as(MemberBlockSyntax.self)
   }
 
   private func outcome(ofContextParameter parameter: Binding) -> ContextParameterUse.Outcome {
@@ -38,7 +61,7 @@ extension SemanticModel {
   private static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
     if let declaration = function.as(FunctionDeclSyntax.self) { return (declaration.name.text, declaration.name) }
     guard let initializer = function.as(InitializerDeclSyntax.self),
-      let block = initializer.parent?.parent?.parent?.as(MemberBlockSyntax.self),
+      let block = memberBlock(of: function),
       let type = SyntaxFacts.typeName(declaring: block)
     else { return nil }
     return (type, initializer.initKeyword)

@@ -37,8 +37,8 @@ public enum SyntaxFacts {
     return nil
   }
 
-  /// A type as written, without optionality and module qualification: `SecAccessControlCreateFlags`
-  /// for `Security.SecAccessControlCreateFlags?`.
+  /// A type as written, without optionality, `some` / `any` and module qualification:
+  /// `SecAccessControlCreateFlags` for `Security.SecAccessControlCreateFlags?`.
   public static func typeName(_ type: TypeSyntax) -> String {
     var type = type
     while true {
@@ -46,6 +46,8 @@ public enum SyntaxFacts {
         type = optional.wrappedType
       } else if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
         type = unwrapped.wrappedType
+      } else if let existential = type.as(SomeOrAnyTypeSyntax.self) {
+        type = existential.constraint
       } else {
         break
       }

@@ -21,7 +21,8 @@ public struct EventBoundBiometricAuth: Rule {
       `authenticationContext(_:)`), and the file's items are stored with an access control, the \
       authentication is keychain-bound and not reported. Reading items that were added without an \
       access control after evaluating a policy is still event-bound. A context handed to a \
-      function another file declares is followed there after the scan: no finding when it reads \
+      function another file declares (matched by name, labels and, where known, the receiver's \
+      type) is followed there after the scan: no finding when it reads \
       a protected item, a finding saying where it went when not, and low confidence when no \
       scanned file settles it.
       """,
@@ -234,7 +235,7 @@ public struct EventBoundBiometricAuth: Rule {
         context.report(
           start: range.start, end: range.end,
           message:
-            "This context is handed to `\(callee)`, which this file does not declare and no other scanned file settles (none declares it with an `LAContext` parameter, or several do and disagree), so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
+            "This context is handed to `\(callee)`, which this file does not declare and no other scanned file settles (none declares it with an `LAContext` parameter, on the receiver's type where this file names it; or several do and disagree), so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
           confidence: .low, related: [(context.offset(of: handOff.call), "the context leaves this file here")],
           handOff: ContextHandOff(call: handOff.contextCall, settledMessage: settledMessage))
         continue
