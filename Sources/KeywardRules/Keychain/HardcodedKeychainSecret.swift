@@ -13,7 +13,8 @@ public struct HardcodedKeychainSecret: Rule {
       A string or byte literal stored as `kSecValueData` is a secret that ships in the app binary \
       for anyone to read with `strings`: the keychain protects the copy on the device, not the \
       one in the app. Keyward follows the value through constants, `.data(using:)`, `Data(...)` \
-      and `Array(... .utf8)`.
+      and `Array(... .utf8)`. Markers are not reported: literals under four bytes (`Data([1])`, \
+      `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice.
       """,
     rationale: """
       Every install of the app carries the same secret in its executable, where it can be \
@@ -49,6 +50,8 @@ public struct HardcodedKeychainSecret: Rule {
       "query[kSecValueData as String] = token.data(using: .utf8)!",
       #"query[kSecAttrAccount as String] = "user@example.com""#,
       #"let item: [String: Any] = [kSecValueData as String: Data("".utf8)]"#,
+      "let probe: [String: Any] = [kSecValueData as String: Data([1]), kSecAttrAccessControl as String: access]",
+      #"query[kSecValueData as String] = "true".data(using: .utf8)!"#,
       #"let item: [String: Any] = [kSecValueData as String: Data("\(prefix)-\(token)".utf8)]"#,
       """
       var a = Data(b)
@@ -71,7 +74,12 @@ public struct HardcodedKeychainSecret: Rule {
     }
   }
 
-  /// Non-empty string and byte-array literals the value is made from.
+  /// Below this many bytes a literal is a marker (`Data([1])`, `"1"`), not a secret.
+  static let shortestSecret = 4
+  /// Flags apps store as an item's value to remember a choice.
+  static let markerWords: Set<String> = ["true", "false"]
+
+  /// String and byte-array literals the value is made from that can hold a secret.
   static func literals(in expression: ExprSyntax, model: SemanticModel, depth: Int = 0) -> [ExprSyntax] {
     // Names can refer to each other (`var a = Data(b); var b = Data(a)`): bound the descent.
     guard depth < 8 else { return [] }
@@ -79,8 +87,8 @@ public struct HardcodedKeychainSecret: Rule {
     for value in model.resolver.values(of: expression) {
       let leaf = value.expression
       if let text = SyntaxFacts.stringLiteralValue(leaf) {
-        if !text.isEmpty { found.append(leaf) }
-      } else if let array = leaf.as(ArrayExprSyntax.self), !array.elements.isEmpty,
+        if text.utf8.count >= shortestSecret && !markerWords.contains(text.lowercased()) { found.append(leaf) }
+      } else if let array = leaf.as(ArrayExprSyntax.self), array.elements.count >= shortestSecret,
         array.elements.allSatisfy({ $0.expression.is(IntegerLiteralExprSyntax.self) })
       {
         found.append(leaf)
