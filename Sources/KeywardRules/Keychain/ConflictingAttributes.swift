@@ -10,11 +10,12 @@ public struct ConflictingAttributes: Rule {
     tags: ["CWE:710", "MASVS-STORAGE-1"],
     profile: .standard,
     description: """
-      Two combinations in one keychain query do not do what they say: `kSecAttrAccessible` together \
-      with `kSecAttrAccessControl` (the OWASP chapter calls them mutually exclusive; the access \
-      control already carries the accessibility, and an add can fail with `errSecParam`), and \
+      Keychain queries that do not do what they say: `kSecAttrAccessible` together with \
+      `kSecAttrAccessControl` (the OWASP chapter calls them mutually exclusive; the access \
+      control already carries the accessibility, and an add can fail with `errSecParam`), \
       `kSecAttrSynchronizable` true with a `...ThisDeviceOnly` class, which synchronisable items \
-      may not use.
+      may not use, and an attribute given a constant that is not one of its values but another \
+      attribute's (`kSecUseAuthenticationUI: kSecUseAuthenticationContext`).
       """,
     rationale: """
       A query the keychain rejects leaves the secret unstored, usually unnoticed; a query that \
@@ -61,6 +62,11 @@ public struct ConflictingAttributes: Rule {
       let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
                                   kSecAttrSynchronizable as String: ↓true]
       """,
+      """
+      let query: [String: Any] = [kSecUseAuthenticationContext as String: context,
+                                  kSecUseAuthenticationUI as String: ↓kSecUseAuthenticationContext]
+      """,
+      "query[kSecAttrAccessible] = ↓kSecAttrAccessControl",
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]",
@@ -69,14 +75,31 @@ public struct ConflictingAttributes: Rule {
       let a: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
       let b: [String: Any] = [kSecAttrAccessControl as String: access]
       """,
+      """
+      let ui = kSecUseAuthenticationUISkip
+      let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecUseAuthenticationUI: ui,
+                                    kSecMatchLimit: kSecMatchLimitOne, kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked]
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["kSecAttrAccessControl", "kSecAttrSynchronizable"]
+    ["kSecAttrAccessControl", "kSecAttrSynchronizable", "kSecUseAuthenticationUI", "kSecAttrAccessible", "kSecClass"]
   }
+
+  /// Attributes whose values are constants named after them (`kSecClass` → `kSecClassKey`), and
+  /// what to do instead of writing a constant that is not one of them.
+  static let valueFamilies: [String: String] = [
+    "kSecAttrAccessible":
+      "Use one of the `kSecAttrAccessible…` classes, such as `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`.",
+    "kSecClass": "Use one of the `kSecClass…` constants, such as `kSecClassGenericPassword`.",
+    "kSecMatchLimit": "Use `kSecMatchLimitOne` or `kSecMatchLimitAll`.",
+    "kSecUseAuthenticationUI":
+      "Drop `kSecUseAuthenticationUI` (deprecated since iOS 14): to keep the keychain from prompting, pass an `LAContext` with `interactionNotAllowed = true` as `kSecUseAuthenticationContext`.",
+  ]
 
   public static func check(_ context: RuleContext) {
     let model = context.model
+    reportValuesOfOtherAttributes(context)
     for query in model.keychainQueries {
       if query.has("kSecAttrAccessControl") {
         for write in query.writes(forKey: "kSecAttrAccessible") {
@@ -98,6 +121,25 @@ public struct ConflictingAttributes: Rule {
           message:
             "A synchronizable item cannot use `\(accessibility.name)`: `ThisDeviceOnly` classes never leave the device, so the keychain rejects or ignores one of the two. Decide whether the item stays on this device (drop `kSecAttrSynchronizable`) or syncs (use a class without `ThisDeviceOnly`)."
         )
+      }
+    }
+  }
+
+  /// `kSecUseAuthenticationUI: kSecUseAuthenticationContext`: a key constant where a value of the
+  /// attribute's own family belongs, so the query does not ask for what it seems to.
+  private static func reportValuesOfOtherAttributes(_ context: RuleContext) {
+    let model = context.model
+    for write in model.keychainWrites {
+      guard let advice = valueFamilies[write.key] else { continue }
+      for value in model.resolver.values(of: write.value) {
+        let leaf = SequenceShape.unwrapCasts(value.expression)
+        guard let constant = KeychainKeys.denoted(by: leaf), !constant.hasPrefix(write.key) || constant == write.key
+        else { continue }
+        context.report(
+          leaf,
+          message:
+            "`\(constant)` is not a value of `\(write.key)`: it names another keychain attribute, so the query does not ask for what it seems to and the keychain may reject it. \(advice)",
+          related: [(context.offset(of: write.keyExpression), "`\(write.key)` set here")])
       }
     }
   }
