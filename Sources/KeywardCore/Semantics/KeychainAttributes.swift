@@ -40,15 +40,42 @@ public enum KeychainKeys {
     return SyntaxFacts.stringLiteralValue(expression).flatMap { rawValues[$0] }
   }
 
+  /// The writes of `keyExpression`'s attributes (one per constant it may denote).
+  private static func writes(
+    keyExpression: ExprSyntax, value: ExprSyntax, node: some SyntaxProtocol, container: some SyntaxProtocol,
+    resolver: ConstantResolver
+  ) -> [KeychainAttributeWrite] {
+    Set(resolver.values(of: keyExpression).compactMap({ denoted(by: $0.expression) })).map { key in
+      KeychainAttributeWrite(
+        key: key, keyExpression: keyExpression, value: value, node: Syntax(node), container: Syntax(container))
+    }
+  }
+
+  /// Attributes taken out of a dictionary by `removeValue(forKey:)` or `CFDictionaryRemoveValue`;
+  /// `value` is the key expression.
+  static func removals(in index: SyntaxIndex, resolver: ConstantResolver) -> [KeychainAttributeWrite] {
+    var removals: [KeychainAttributeWrite] = []
+    for call in index.calls(named: "removeValue") {
+      guard let receiver = SyntaxFacts.receiver(of: call), call.arguments.count == 1,
+        let key = SyntaxFacts.argument(call, labeled: "forKey")
+      else { continue }
+      removals += writes(keyExpression: key, value: key, node: call, container: receiver, resolver: resolver)
+    }
+    for call in index.calls(named: "CFDictionaryRemoveValue") {
+      guard let dictionary = SyntaxFacts.argument(call, at: 0), let key = SyntaxFacts.argument(call, at: 1) else {
+        continue
+      }
+      removals += writes(keyExpression: key, value: key, node: call, container: dictionary, resolver: resolver)
+    }
+    return removals
+  }
+
   /// Every keychain attribute written in the file.
   static func writes(in index: SyntaxIndex, resolver: ConstantResolver) -> [KeychainAttributeWrite] {
     var writes: [KeychainAttributeWrite] = []
     func add(keyExpression: ExprSyntax, value: ExprSyntax, node: some SyntaxProtocol, container: some SyntaxProtocol) {
-      for key in Set(resolver.values(of: keyExpression).compactMap({ denoted(by: $0.expression) })) {
-        writes.append(
-          KeychainAttributeWrite(
-            key: key, keyExpression: keyExpression, value: value, node: Syntax(node), container: Syntax(container)))
-      }
+      writes += Self.writes(
+        keyExpression: keyExpression, value: value, node: node, container: container, resolver: resolver)
     }
     for element in index.dictionaryElements {
       add(

@@ -9,10 +9,17 @@ public struct KeychainQuery {
   /// The dictionary literal, when the query starts as one.
   public var literal: DictionaryExprSyntax?
   public var writes: [KeychainAttributeWrite]
+  /// Attributes taken out again: `removeValue(forKey:)`, `CFDictionaryRemoveValue`, `query[key] = nil`.
+  public var removals: [KeychainAttributeWrite] = []
   /// `SecItemAdd`, `SecItemUpdate`, `SecItemCopyMatching`, `SecItemDelete`, `SecKeyCreateRandomKey`.
   public var operations: [FunctionCallExprSyntax]
 
   public func writes(forKey key: String) -> [KeychainAttributeWrite] { writes.filter { $0.key == key } }
+
+  /// Whether `write`'s attribute is taken out of the dictionary somewhere after it (on some path).
+  public func isRemoved(after write: KeychainAttributeWrite) -> Bool {
+    removals.contains { $0.key == write.key && $0.node.position > write.node.position }
+  }
   public func has(_ key: String) -> Bool { writes.contains { $0.key == key } }
 
   public func isUsed(by operation: String) -> Bool {
@@ -72,7 +79,14 @@ extension SemanticModel {
       return entry(expression.id, binding: nil, literal: nil)
     }
     for write in keychainWrites {
-      queries[cachedIdentity(of: write.container)]!.writes.append(write)
+      if write.value.is(NilLiteralExprSyntax.self) {
+        queries[cachedIdentity(of: write.container)]!.removals.append(write)
+      } else {
+        queries[cachedIdentity(of: write.container)]!.writes.append(write)
+      }
+    }
+    for removal in KeychainKeys.removals(in: index, resolver: resolver) {
+      queries[cachedIdentity(of: removal.container)]!.removals.append(removal)
     }
     for name in KeychainOperations.names {
       for call in index.calls(named: name) {

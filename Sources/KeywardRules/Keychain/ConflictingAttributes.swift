@@ -67,6 +67,11 @@ public struct ConflictingAttributes: Rule {
                                   kSecUseAuthenticationUI as String: ↓kSecUseAuthenticationContext]
       """,
       "query[kSecAttrAccessible] = ↓kSecAttrAccessControl",
+      """
+      var query: [String: Any] = [kSecAttrAccessControl as String: access]
+      query.removeValue(forKey: kSecAttrAccessible as String)
+      query[↓kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
+      """,
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]",
@@ -74,6 +79,18 @@ public struct ConflictingAttributes: Rule {
       """
       let a: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
       let b: [String: Any] = [kSecAttrAccessControl as String: access]
+      """,
+      """
+      var query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      if protect {
+          query.removeValue(forKey: kSecAttrAccessible as String)
+          query[kSecAttrAccessControl as String] = access
+      }
+      """,
+      """
+      var query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      query[kSecAttrAccessible as String] = nil
+      query[kSecAttrAccessControl as String] = access
       """,
       """
       let ui = kSecUseAuthenticationUISkip
@@ -102,7 +119,8 @@ public struct ConflictingAttributes: Rule {
     reportValuesOfOtherAttributes(context)
     for query in model.keychainQueries {
       if query.has("kSecAttrAccessControl") {
-        for write in query.writes(forKey: "kSecAttrAccessible") {
+        // `query.removeValue(forKey: kSecAttrAccessible)` before the add: swapped, not combined.
+        for write in query.writes(forKey: "kSecAttrAccessible") where !query.isRemoved(after: write) {
           context.report(
             write.keyExpression,
             message:
