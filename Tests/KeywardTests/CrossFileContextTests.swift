@@ -199,6 +199,34 @@ import Testing
     #expect(throughProtocol.isEmpty)
   }
 
+  /// `--changed-since` and `include:` scan part of the tree; the rest still says where handed
+  /// contexts go, so the result is the whole scan's for the selected files (with or without a
+  /// cache filled by an earlier scan).
+  @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
+    for (protection, expected) in [(Self.protected, 0), (Self.unprotected, 2)] {
+      let root = Paths.temporaryFolder()
+      let files = ["UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": Self.store(protection: protection)]
+      for (name, code) in files {
+        try code.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+      }
+      let cache = root.appendingPathComponent("cache").path
+      let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
+      let whole = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
+        .filter { $0.location.path == "UnlockViewModel.swift" && Self.authenticationRules.contains($0.ruleId) }
+      #expect(whole.count == expected)
+      for cached in [false, true] {
+        var request = ScanRequest(paths: [root.path], excludes: ["cache"])
+        request.onlyPaths = ["UnlockViewModel.swift"]
+        if cached {
+          request.cacheFolder = cache
+          _ = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"]).with(cacheFolder: cache))
+        }
+        let partial = try scanner.scan(request).findings.filter { Self.authenticationRules.contains($0.ruleId) }
+        #expect(partial == whole, "cached: \(cached)")
+      }
+    }
+  }
+
   @Test func callsAreMatchedByNameAndLabels() {
     let use = ContextParameterUse(
       name: "read",
@@ -224,5 +252,13 @@ import Testing
     #expect(
       member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "SecretStoring")))
     #expect(!member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Cache")))
+  }
+}
+
+extension ScanRequest {
+  fileprivate func with(cacheFolder: String) -> ScanRequest {
+    var copy = self
+    copy.cacheFolder = cacheFolder
+    return copy
   }
 }

@@ -108,6 +108,27 @@ public struct FileScanner: Sendable {
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.
+  /// What the functions of a Swift file outside the scan's selection (`--changed-since`,
+  /// `include:`) do with their `LAContext` parameters, so that the selection's hand-offs settle
+  /// as in a whole scan. Nothing else of the file is looked at or reported; a file that cannot
+  /// be read or parsed cleanly says nothing.
+  public func contextUses(of file: DiscoveredFile) -> [ContextParameterUse] {
+    guard file.kind == .source, contextToken != nil, file.size <= maximumFileSize,
+      SourceLanguage(pathExtension: FileDiscovery.pathExtension(file.relativePath)) == .swift,
+      let bytes = try? FileBytes.read(file.absolutePath)
+    else { return [] }
+    if let known = cache?.outcome(forKey: ScanCache.key(path: file.relativePath, bytes: bytes)) {
+      return known.contextUses
+    }
+    guard contextToken.map(tokenSearch.found(in: bytes).contains) == true, !SourceText.looksBinary(bytes),
+      SourceText.firstInvalidUTF8Offset(bytes) == nil, ParserHazards.excessiveBracketRun(in: bytes) == nil
+    else { return [] }
+    let text = SourceText(bytes: bytes)
+    let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+    let model = SemanticModel(tree: tree, wrappers: wrappers)
+    return model.contextParameterUses { Self.point($0, text: text, path: file.relativePath) }
+  }
+
   public func scan(bytes: [UInt8], path: String) -> FileOutcome {
     if SourceText.looksBinary(bytes) {
       return FileOutcome(issues: [

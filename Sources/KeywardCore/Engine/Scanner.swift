@@ -96,7 +96,11 @@ public struct Scanner: Sendable {
     var byFile = [FileOutcome?](repeating: nil, count: files.count)
     for (index, outcome) in outcomes { byFile[index] = outcome }
     outcomes = []
-    let settler = ContextHandOffSettler(uses: byFile.flatMap { $0?.contextUses ?? [] }, rules: rules)
+    var uses = byFile.flatMap { $0?.contextUses ?? [] }
+    if files.count < discovered.count, byFile.contains(where: { $0?.hasUnsettledFindings == true }) {
+      uses = Self.contextUses(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
+    }
+    let settler = ContextHandOffSettler(uses: uses, rules: rules)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues
@@ -130,6 +134,23 @@ public struct Scanner: Sendable {
       root: root, warnings: warnings, findings: Self.inReportOrder(findings),
       errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries)
+  }
+
+  /// The context facts of every discovered file, in discovery order: the selected files' from
+  /// their outcomes, the others' read for the purpose. So a partial scan settles its hand-offs
+  /// against the whole tree, as a whole scan would.
+  private static func contextUses(
+    of discovered: [DiscoveredFile], selected: [DiscoveredFile], outcomes: [FileOutcome?], scanner: FileScanner,
+    jobs: Int
+  ) -> [ContextParameterUse] {
+    let selectedIndex = Dictionary(selected.indices.map { (selected[$0].relativePath, $0) }) { first, _ in first }
+    let others = discovered.filter { selectedIndex[$0.relativePath] == nil }
+    let read = ParallelWork.map(count: others.count, jobs: jobs) { scanner.contextUses(of: others[$0]) }
+    var readByPath = Dictionary(zip(others.map(\.relativePath), read)) { first, _ in first }
+    return discovered.flatMap { file -> [ContextParameterUse] in
+      if let index = selectedIndex[file.relativePath] { return outcomes[index]?.contextUses ?? [] }
+      return readByPath.removeValue(forKey: file.relativePath) ?? []
+    }
   }
 
   /// Files are scanned in path order and each file's findings come sorted, so the merged list
