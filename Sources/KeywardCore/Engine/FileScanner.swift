@@ -107,7 +107,6 @@ public struct FileScanner: Sendable {
     return outcome
   }
 
-  /// Scans source text given as bytes, as if it were the file at `path`.
   /// What the functions of a Swift file outside the scan's selection (`--changed-since`,
   /// `include:`) do with their `LAContext` parameters, so that the selection's hand-offs settle
   /// as in a whole scan. Nothing else of the file is looked at or reported; a file that cannot
@@ -129,6 +128,7 @@ public struct FileScanner: Sendable {
     return model.contextParameterUses { Self.point($0, text: text, path: file.relativePath) }
   }
 
+  /// Scans source text given as bytes, as if it were the file at `path`.
   public func scan(bytes: [UInt8], path: String) -> FileOutcome {
     if SourceText.looksBinary(bytes) {
       return FileOutcome(issues: [

@@ -96,10 +96,13 @@ public struct Scanner: Sendable {
     var byFile = [FileOutcome?](repeating: nil, count: files.count)
     for (index, outcome) in outcomes { byFile[index] = outcome }
     outcomes = []
-    var uses = byFile.flatMap { $0?.contextUses ?? [] }
-    if files.count < discovered.count, byFile.contains(where: { $0?.hasUnsettledFindings == true }) {
-      uses = Self.contextUses(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
-    }
+    // A partial scan with hand-offs waiting also reads the files it left out (and so collects
+    // every file's facts itself, in discovery order).
+    let partial = files.count < discovered.count && byFile.contains { $0?.hasUnsettledFindings == true }
+    let uses =
+      partial
+      ? Self.contextUses(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
+      : byFile.flatMap { $0?.contextUses ?? [] }
     let settler = ContextHandOffSettler(uses: uses, rules: rules)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
