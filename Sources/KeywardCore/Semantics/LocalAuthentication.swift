@@ -80,7 +80,8 @@ extension SemanticModel {
 
   /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
   /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected, or
-  /// reaches a keychain wrapper that the file gives an access control. Worked out once per
+  /// reaches a keychain wrapper that the file gives an access control, or a Secure Enclave key
+  /// (CryptoKit's `authenticationContext:`). Worked out once per
   /// evaluation for every rule that asks.
   public func binding(of evaluation: PolicyEvaluation) -> EvaluationBinding {
     evaluationBindings[evaluation.call.id] ?? classify(evaluation)
@@ -94,6 +95,8 @@ extension SemanticModel {
   /// context parameter) goes: the one classification behind evaluations and the facts files
   /// export about their context parameters (`contextParameterUses`).
   func classify(contexts: [Binding]) -> EvaluationBinding {
+    // A Secure Enclave key's access control lives in the key itself, wherever its blob is kept.
+    if enclaveKeyContextFlow.reaches(contexts) { return .keychainBound }
     if contextFlow.reaches(contexts) {
       return storesItemsWithoutAccessControl ? .contextToUnprotectedItems(wrapper: nil) : .keychainBound
     }

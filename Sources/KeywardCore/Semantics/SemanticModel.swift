@@ -37,6 +37,15 @@ public final class SemanticModel {
   public private(set) lazy var wrapperContextFlow = AuthenticationContextFlow(
     contexts: wrapperArguments(.authenticationContext), model: self)
 
+  /// Names that carry an `LAContext` to a CryptoKit Secure Enclave key
+  /// (`SecureEnclave.P256.Signing.PrivateKey(dataRepresentation:authenticationContext:)`): the
+  /// enclave itself then demands the authentication the key's access control names.
+  public private(set) lazy var enclaveKeyContextFlow = AuthenticationContextFlow(
+    contexts: index.calls(named: "PrivateKey").compactMap {
+      SyntaxFacts.argument($0, labeled: "authenticationContext")
+    },
+    model: self)
+
   /// Whether the file stores keychain items but none with an access control: then a context
   /// reaching a query unlocks nothing the keychain itself protects. Asked once per evaluation.
   public private(set) lazy var storesItemsWithoutAccessControl: Bool =

@@ -18,8 +18,9 @@ public struct EventBoundBiometricAuth: Rule {
       event-bound: no secret is released by it. Keyward follows the context the policy was \
       evaluated on through aliases, returns, arguments and stored properties; when it reaches a \
       keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
-      `authenticationContext(_:)`), and the file's items are stored with an access control, the \
-      authentication is keychain-bound and not reported. Reading items that were added without an \
+      `authenticationContext(_:)`) and the file's items have an access control, or opens a \
+      CryptoKit Secure Enclave key (`authenticationContext:`), it is keychain-bound and not \
+      reported. Reading items that were added without an \
       access control after evaluating a policy is still event-bound. A context handed to a \
       function another file declares (matched by name, labels and, where known, the receiver's \
       type) is followed there after the scan: no finding when it reads \
@@ -129,6 +130,14 @@ public struct EventBoundBiometricAuth: Rule {
       }
       """,
       """
+      func sign(_ message: Data, blob: Data) async throws -> Data {
+          let context = LAContext()
+          _ = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign")
+          let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: LAContext())
+          return try key.signature(for: message).rawRepresentation
+      }
+      """,
+      """
       import KeychainAccess
       func readToken(keychain: Keychain, completion: @escaping (String?) -> Void) {
           let context = LAContext()
@@ -211,6 +220,14 @@ public struct EventBoundBiometricAuth: Rule {
       let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
       """,
       "context.evaluateAccessControl(access, operation: .useItem, localizedReason: \"Sign\") { ok, _ in }",
+      """
+      func sign(_ message: Data, blob: Data) async throws -> Data {
+          let context = LAContext()
+          _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign")
+          let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: context)
+          return try key.signature(for: message).rawRepresentation
+      }
+      """,
     ])
 
   public static let followsContextsAcrossFiles = true

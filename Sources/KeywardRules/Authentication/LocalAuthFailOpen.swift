@@ -16,8 +16,9 @@ public struct LocalAuthFailOpen: Rule {
       the `catch` of `try await evaluatePolicy`, and on `biometryNotAvailable`, `biometryNotEnrolled`, \
       `passcodeNotSet` or `userFallback`, unless that path authenticates again. Granting is calling \
       a completion with `true`, setting an authenticated/unlocked flag, calling an unlock or login \
-      function, or returning data read from a store (the model case is falling back from a \
-      biometric item to an unprotected copy).
+      function, returning `true` (unless the function's name makes `true` the refusal, as in \
+      `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
+      case is falling back from a biometric item to an unprotected copy).
       """,
     rationale: """
       Failure paths are under the attacker's control: they can cancel the prompt, remove all \
@@ -51,6 +52,15 @@ public struct LocalAuthFailOpen: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      """
+      func canOpenVault() -> Bool {
+          var error: NSError?
+          guard LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return ↓true
+          }
+          return false
+      }
+      """,
       """
       func unlock(completion: @escaping (Bool) -> Void) {
           let context = LAContext()
@@ -115,6 +125,16 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      """
+      func biometryChangedSinceEnrollment(saved: Data) -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return true   // nothing enrolled any more: the saved state is void
+          }
+          return context.evaluatedPolicyDomainState != saved
+      }
+      """,
       """
       context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, evaluationError in
           guard success else {
@@ -372,11 +392,42 @@ struct GrantFinder {
       let text = SyntaxFacts.text(returned)
       let calls = callNames(in: Syntax(returned))
       let readsData = calls.contains { name in Self.readingCalls.contains(where: name.lowercased().contains) }
-      if text == "true" || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) }) {
+      if (text == "true" && !Self.answersNegatively(returned))
+        || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) })
+      {
         found.append(Syntax(returned))
       }
     }
     return found
+  }
+
+  /// Words in a function's name that make `true` the refusing answer: `biometryChanged()`,
+  /// `isLockedOut`, `requiresLogin()`.
+  static let negativeWords = [
+    "change", "invalid", "lockout", "lockedout", "islocked", "denied", "deny", "block", "fail", "require", "need",
+    "expired", "revoked", "reject", "unavailable", "disabled", "missing", "compromised", "tamper",
+  ]
+
+  /// Whether `returned` is the result of a function or property whose name says `true` refuses
+  /// access; the result of a closure has no name and counts as granting.
+  static func answersNegatively(_ returned: ExprSyntax) -> Bool {
+    var current = returned.parent
+    while let node = current {
+      let name: String
+      if let function = node.as(FunctionDeclSyntax.self) {
+        name = function.name.text
+      } else if let binding = node.as(PatternBindingSyntax.self) {
+        name = SyntaxFacts.text(binding.pattern)
+      } else if node.is(ClosureExprSyntax.self) {
+        return false
+      } else {
+        current = node.parent
+        continue
+      }
+      let lowered = name.lowercased()
+      return negativeWords.contains(where: lowered.contains) && !lowered.contains("unblock")
+    }
+    return false
   }
 
   /// Whether calling the file's function `name` evaluates a policy (looking two calls deep).
