@@ -13,8 +13,9 @@ public struct DeprecatedSecurityAPI: Rule {
       Reports uses of deprecated keychain and biometric APIs, each with Apple's replacement: \
       `.touchIDAny` / `.touchIDCurrentSet` (iOS 11.3), `kSecUseOperationPrompt` (iOS 14), \
       `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
-      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18) and the watch \
-      policies and flag (macOS 15). `kSecUseAuthenticationUI` itself and `kSecUseAuthenticationUISkip` \
+      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18), the watch \
+      policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11) and \
+      `LABiometryType.typeNone` (iOS 11.2). `kSecUseAuthenticationUI` itself and `kSecUseAuthenticationUISkip` \
       are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
       `...AlwaysThisDeviceOnly` (deprecated in iOS 11.3 and 12) are reported, with their \
       deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`.
@@ -62,6 +63,16 @@ public struct DeprecatedSecurityAPI: Rule {
     "deviceOwnerAuthenticationWithBiometricsOrWatch": "deviceOwnerAuthenticationWithBiometricsOrCompanion",
   ]
 
+  /// Deprecated members of LocalAuthentication types, with the replacement of the same raw
+  /// value, and the types they are written on.
+  static let members: [String: (replacement: String, types: Set<String>)] = [
+    "touchIDLockout": ("biometryLockout", errorTypes),
+    "touchIDNotAvailable": ("biometryNotAvailable", errorTypes),
+    "touchIDNotEnrolled": ("biometryNotEnrolled", errorTypes),
+    "typeNone": ("none", ["LABiometryType"]),
+  ]
+  static let errorTypes: Set<String> = ["LAError", "LAError.Code", "LAErrorCode"]
+
   public static let examples = RuleExamples(
     flagged: [
       #"query[↓kSecUseOperationPrompt as String] = "Authenticate to continue""#,
@@ -69,6 +80,15 @@ public struct DeprecatedSecurityAPI: Rule {
       "let access = SecAccessControlCreateWithFlags(nil, protection, [↓.touchIDCurrentSet, .privateKeyUsage], nil)",
       "let state = context.↓evaluatedPolicyDomainState",
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithWatch, localizedReason: \"Unlock\") { _, _ in }",
+      "if error.code == LAError.↓touchIDLockout.rawValue { showPasscode() }",
+      """
+      import LocalAuthentication
+      switch LAError.Code(rawValue: code) {
+      case .↓touchIDNotEnrolled: enroll()
+      default: break
+      }
+      """,
+      "let unsupported = context.biometryType == LABiometryType.↓typeNone",
     ],
     clean: [
       "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
@@ -76,10 +96,14 @@ public struct DeprecatedSecurityAPI: Rule {
       "let state = context.domainState.biometry.stateHash",
       "enum Sensor { case touchIDAny }; let s: Sensor = .touchIDAny",
       "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
+      "if error.code == LAError.biometryLockout.rawValue { showPasscode() }",
+      "enum SensorState { case touchIDLockout }; let state: SensorState = .touchIDLockout",
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    Array(constants.keys) + Array(policies.keys) + ["touchID", "evaluatedPolicyDomainState", "SecAccessControl"]
+    Array(constants.keys) + Array(policies.keys) + [
+      "touchID", "evaluatedPolicyDomainState", "SecAccessControl", "typeNone",
+    ]
   }
 
   public static func check(_ context: RuleContext) {
@@ -106,6 +130,7 @@ public struct DeprecatedSecurityAPI: Rule {
           value.expression, message: "`.\(policy.name)` is deprecated since macOS 15; use `.\(replacement)`.")
       }
     }
+    reportDeprecatedMembers(context)
     for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root) {
         guard let replacement = origin.flag.replacement, !origin.fromRawValue,
@@ -117,6 +142,26 @@ public struct DeprecatedSecurityAPI: Rule {
           fix: Fix(
             description: "Replace `.\(origin.flag.name)` with `.\(replacement)`", safe: true,
             edits: [context.replacement(of: member.declName, with: replacement)]))
+      }
+    }
+  }
+
+  /// `LAError.touchIDLockout`, or `.touchIDLockout` where LocalAuthentication is imported (a
+  /// file's own enum may have a case of that name otherwise).
+  private static func reportDeprecatedMembers(_ context: RuleContext) {
+    let index = context.model.index
+    for (name, (replacement, types)) in members {
+      for access in index.memberAccessesByName[name] ?? [] {
+        if let base = access.base {
+          guard types.contains(SyntaxFacts.text(base)) else { continue }
+        } else if !index.importedModules.contains("LocalAuthentication") {
+          continue
+        }
+        context.report(
+          access.declName, message: "`.\(name)` is deprecated; use `.\(replacement)`, which has the same value.",
+          fix: Fix(
+            description: "Replace `.\(name)` with `.\(replacement)`", safe: true,
+            edits: [context.replacement(of: access.declName, with: replacement)]))
       }
     }
   }
