@@ -166,14 +166,7 @@ import Testing
       }
       """
     let model = SemanticModel(tree: Parser.parse(source: code))
-    let bindings = model.policyEvaluations.map { evaluation -> String in
-      switch model.binding(of: evaluation) {
-      case .keychainBound: "bound"
-      case .contextToUnprotectedItems(let wrapper): "unprotected \(wrapper ?? "query")"
-      case .eventBound: "event"
-      case .handedOff: "handed off"
-      }
-    }
+    let bindings = model.policyEvaluations.map { Self.describe(model.binding(of: $0)) }
     #expect(bindings == [expected])
   }
 
@@ -204,6 +197,62 @@ import Testing
     }
     #expect(handOffs == [expected])
   }
+
+  /// A context kept in an instance of one of the file's own types (an initializer, or a
+  /// struct's memberwise one) and read back off it (`existing.context`) is followed through
+  /// the stored property; a call of such a type does not hand the context out of the file.
+  @Test(arguments: [
+    (SemanticsTests.holderWithInit, "kSecUseAuthenticationContext as String: existing.context", "bound"),
+    ("struct Holder { let context: LAContext }", "kSecUseAuthenticationContext as String: existing.context", "bound"),
+    (SemanticsTests.holderWithInit, "kSecAttrAccount as String: \"a\"", "event"),
+    (SemanticsTests.holderWithInit, "kSecUseAuthenticationContext as String: existing.spare", "event"),
+    ("", "kSecUseAuthenticationContext as String: existing.context", "handed off"),
+  ])
+  func contextsKeptInTheFilesOwnTypesAreFollowed(_ holder: String, _ attribute: String, _ expected: String) {
+    let code = """
+      \(holder)
+      final class Store {
+          var saved: [String: Holder] = [:]
+          func save(_ data: Data) {
+              let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+              SecItemAdd([kSecValueData as String: data, kSecAttrAccessControl as String: access] as CFDictionary, nil)
+          }
+          func remember() {
+              let fresh = LAContext()
+              fresh.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Stay unlocked") { ok, _ in
+                  if ok { self.saved["now"] = Holder(context: fresh) }
+              }
+          }
+          func read() -> Data? {
+              guard let existing = saved["now"] else { return nil }
+              let query: [String: Any] = [kSecReturnData as String: true, \(attribute)]
+              var result: AnyObject?
+              SecItemCopyMatching(query as CFDictionary, &result)
+              return result as? Data
+          }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let bindings = model.policyEvaluations.map { Self.describe(model.binding(of: $0)) }
+    #expect(bindings == [expected])
+  }
+
+  static func describe(_ binding: EvaluationBinding) -> String {
+    switch binding {
+    case .keychainBound: "bound"
+    case .contextToUnprotectedItems(let wrapper): "unprotected \(wrapper ?? "query")"
+    case .eventBound: "event"
+    case .handedOff: "handed off"
+    }
+  }
+
+  static let holderWithInit = """
+    final class Holder {
+        let context: LAContext
+        let spare = LAContext()
+        init(context: LAContext) { self.context = context }
+    }
+    """
 
   /// A context handed to another file is still reported (nothing is lost), but with low
   /// confidence, the callee named, and where the context leaves the file.

@@ -21,6 +21,7 @@ public struct AuthenticationContextFlow {
       if binding.kind == .parameter {
         for argument in model.arguments(passedTo: binding) { add(argument) }
       }
+      for argument in model.memberwiseArguments(initializing: binding) { add(argument) }
       if let initializer = binding.initializer {
         for returned in model.returnedExpressions(ofFunctionCalledBy: initializer) { add(returned) }
       }
@@ -38,36 +39,81 @@ public struct AuthenticationContextFlow {
 }
 
 extension SemanticModel {
-  /// The bindings an expression names, directly or through aliases (`let c = context`).
+  /// The bindings an expression names, directly or through aliases (`let c = context`). A
+  /// property read on a value of unknown type (`holder.context`) names the file's stored
+  /// `LAContext` properties of that name.
   func bindingsNamed(by expression: ExprSyntax) -> [Binding] {
     var result: [Binding] = []
     var seen: Set<SyntaxIdentifier> = []
     var pending = [expression]
     while let next = pending.popLast(), result.count < 16 {
       let unwrapped = SequenceShape.unwrapCasts(next)
-      guard let binding = resolver.binding(denotedBy: unwrapped), binding.kind != .function,
-        seen.insert(binding.id).inserted
-      else { continue }
-      result.append(binding)
-      if let initializer = binding.initializer { pending.append(initializer) }
+      let denoted = resolver.binding(denotedBy: unwrapped).map { [$0] } ?? contextProperties(readBy: unwrapped)
+      for binding in denoted where binding.kind != .function && seen.insert(binding.id).inserted {
+        result.append(binding)
+        if let initializer = binding.initializer { pending.append(initializer) }
+      }
     }
     return result
   }
 
-  /// The arguments given for `parameter` at every call of its function in this file.
+  /// For `holder.context`, the stored properties named `context` and declared `LAContext` in
+  /// the file's types.
+  private func contextProperties(readBy expression: ExprSyntax) -> [Binding] {
+    guard let member = expression.as(MemberAccessExprSyntax.self), member.base != nil else { return [] }
+    return contextPropertiesByName[member.declName.baseName.text] ?? []
+  }
+
+  /// The arguments given for `parameter` at every call of its function, or of its type's
+  /// initializer, in this file.
   func arguments(passedTo parameter: Binding) -> [ExprSyntax] {
     guard let parameterNode = parameter.node.as(FunctionParameterSyntax.self),
       let list = parameterNode.parent?.as(FunctionParameterListSyntax.self),
       let position = list.firstIndex(where: { $0.id == parameterNode.id }).map({
         list.distance(from: list.startIndex, to: $0)
       }),
-      let function = SyntaxFacts.enclosingFunction(of: parameter.node)?.as(FunctionDeclSyntax.self)
+      let function = SyntaxFacts.enclosingFunction(of: parameter.node),
+      let calledName = function.as(FunctionDeclSyntax.self)?.name.text
+        ?? (function.is(InitializerDeclSyntax.self) ? resolver.enclosingTypeName(of: function) : nil)
     else { return [] }
     let label = parameterNode.firstName.tokenKind == .wildcard ? nil : parameterNode.firstName.text
-    return index.calls(named: function.name.text).compactMap { call in
+    return index.calls(named: calledName).compactMap { call in
       if let label { return SyntaxFacts.argument(call, labeled: label) }
       return SyntaxFacts.argument(call, at: position)
     }
+  }
+
+  /// For a stored property of a struct that declares no initializer, the arguments its
+  /// memberwise initializer is given for it in this file (`Holder(context: c)`).
+  func memberwiseArguments(initializing property: Binding) -> [ExprSyntax] {
+    guard property.kind == .variable || (property.kind == .constant && property.initializer == nil),
+      !property.isStatic,
+      let block = SyntaxFacts.memberBlock(declaring: property.node),
+      let structure = block.parent?.as(StructDeclSyntax.self),
+      !block.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) })
+    else { return [] }
+    return index.calls(named: structure.name.text).compactMap { SyntaxFacts.argument($0, labeled: property.name) }
+  }
+
+  /// Whether the file declares how `type` is constructed: an initializer of it, or a struct
+  /// with its memberwise initializer. Calls of it do not hand anything out of the file.
+  func declaresInitializers(of type: String) -> Bool {
+    (index.memberBlocksByType[type] ?? []).contains { block in
+      block.parent?.is(StructDeclSyntax.self) == true
+        || block.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
+    }
+  }
+
+  /// Stored `LAContext` properties of the file's types, by name.
+  func findContextProperties() -> [String: [Binding]] {
+    var found: [String: [Binding]] = [:]
+    for block in index.memberBlocksByType.values.joined() {
+      for binding in (index.bindingsByScope[block.id] ?? [:]).values.joined()
+      where (binding.kind == .constant || binding.kind == .variable) && binding.typeName == "LAContext" {
+        found[binding.name, default: []].append(binding)
+      }
+    }
+    return found
   }
 
   /// For `f(...)` or `x.f(...)` (with `try`/`await`), the expressions returned by the file's

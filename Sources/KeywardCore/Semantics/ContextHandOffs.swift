@@ -32,7 +32,9 @@ final class ContextHandOffGraph {
       }
     }
     for (name, calls) in index.callsByName
-    where !(index.bindingsByName[name] ?? []).contains(where: { $0.kind == .function }) {
+    where !(index.bindingsByName[name] ?? []).contains(where: { $0.kind == .function })
+      && !model.declaresInitializers(of: name)
+    {
       for call in calls {
         for (position, argument) in call.arguments.enumerated() {
           guard let passed = SyntaxFacts.storageName(argument.expression) else { continue }

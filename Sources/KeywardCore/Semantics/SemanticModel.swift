@@ -54,6 +54,9 @@ public final class SemanticModel {
   /// Whether the file gives a keychain wrapper an authentication policy (an access control).
   public private(set) lazy var givesWrapperAnAccessControl: Bool = !wrapperValues(.authenticationPolicy).isEmpty
 
+  /// Stored `LAContext` properties of the file's types, by name (`bindingsNamed(by:)`).
+  private(set) lazy var contextPropertiesByName: [String: [Binding]] = findContextProperties()
+
   /// Where contexts can leave the file (`contextHandOff(of:)`).
   private(set) lazy var contextHandOffs = ContextHandOffGraph(model: self)
 

@@ -71,6 +71,12 @@ public enum SyntaxFacts {
     return nil
   }
 
+  /// The member block a property's pattern binding is declared in directly (binding, list,
+  /// variable, member, member list, block); nil for a local variable.
+  public static func memberBlock(declaring binding: Syntax) -> MemberBlockSyntax? {
+    binding.parent?.parent?.parent?.parent?.parent?.as(MemberBlockSyntax.self)
+  }
+
   /// Whether names declared directly in `node` form a scope of their own.
   public static func isScope(_ node: Syntax) -> Bool {
     switch node.kind {
