@@ -254,6 +254,45 @@ import Testing
     }
     """
 
+  /// `level.attribute`, where `attribute` switches over the file's enum, has the values of the
+  /// cases `level` may be: its default and what the file's calls pass, through parameters;
+  /// every case's value when that is not known.
+  @Test(arguments: [
+    ("store(data)", ["kSecAttrAccessibleWhenUnlocked"]),
+    ("store(data, level: .b)", ["kSecAttrAccessibleAlways", "kSecAttrAccessibleWhenUnlocked"]),
+    ("relay(data, level: Level.c)", ["kSecAttrAccessibleAfterFirstUnlock", "kSecAttrAccessibleWhenUnlocked"]),
+    ("relay(data, level: chosen)", SemanticsTests.everyLevel),
+    ("", ["kSecAttrAccessibleWhenUnlocked"]),
+  ])
+  func switchedValuesFollowTheCasesCallsPass(_ call: String, _ expected: [String]) {
+    let code = """
+      enum Level {
+          case a, b, c
+          var attribute: CFString {
+              switch self {
+              case .a: return kSecAttrAccessibleWhenUnlocked
+              case .b: return kSecAttrAccessibleAlways
+              default: return kSecAttrAccessibleAfterFirstUnlock
+              }
+          }
+      }
+      func store(_ data: Data, level: Level = .a) {
+          SecItemAdd([kSecValueData: data, kSecAttrAccessible: level.attribute] as CFDictionary, nil)
+      }
+      func relay(_ data: Data, level: Level) { store(data, level: level); relay(data, level: level) }
+      func caller(data: Data, chosen: Level) { \(call) }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let values = model.keychainWrites(forKey: "kSecAttrAccessible").flatMap {
+      model.resolver.values(of: $0.value).map { SyntaxFacts.text($0.expression) }
+    }
+    #expect(Set(values) == Set(expected))
+  }
+
+  static let everyLevel = [
+    "kSecAttrAccessibleWhenUnlocked", "kSecAttrAccessibleAlways", "kSecAttrAccessibleAfterFirstUnlock",
+  ]
+
   /// A context handed to another file is still reported (nothing is lost), but with low
   /// confidence, the callee named, and where the context leaves the file.
   @Test func aHandedOffContextIsReportedWithLowConfidence() throws {

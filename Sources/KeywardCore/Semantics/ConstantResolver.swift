@@ -12,8 +12,8 @@ public struct ResolvedValue {
 
 /// Resolves an expression to the expressions its value may come from, within one file: local,
 /// instance, static and global constants and variables, parameters' defaults, computed
-/// properties and argument-less functions, `as` casts, `String(...)` conversions, ternaries and
-/// `??`. What it cannot follow (a call into another file, an operator) is returned as is.
+/// properties and argument-less functions, enum properties that switch over their cases
+/// (`SwitchedValues`), `as` casts, `String(...)` conversions, ternaries and `??`. What it cannot follow (a call into another file, an operator) is returned as is.
 public final class ConstantResolver {
   public let index: SyntaxIndex
   static let maximumDepth = 24
@@ -32,6 +32,25 @@ public final class ConstantResolver {
     assignmentGroups.items(
       for: binding, candidates: index.assignmentsByName[binding.name], naming: \.target,
       resolve: self.binding(denotedBy:))
+  }
+
+  /// The arguments given for `parameter` at every call of its function, or of its type's
+  /// initializer, in this file.
+  public func arguments(passedTo parameter: Binding) -> [ExprSyntax] {
+    guard let parameterNode = parameter.node.as(FunctionParameterSyntax.self),
+      let list = parameterNode.parent?.as(FunctionParameterListSyntax.self),
+      let position = list.firstIndex(where: { $0.id == parameterNode.id }).map({
+        list.distance(from: list.startIndex, to: $0)
+      }),
+      let function = SyntaxFacts.enclosingFunction(of: parameter.node),
+      let calledName = function.as(FunctionDeclSyntax.self)?.name.text
+        ?? (function.is(InitializerDeclSyntax.self) ? enclosingTypeName(of: function) : nil)
+    else { return [] }
+    let label = parameterNode.firstName.tokenKind == .wildcard ? nil : parameterNode.firstName.text
+    return index.calls(named: calledName).compactMap { call in
+      if let label { return SyntaxFacts.argument(call, labeled: label) }
+      return SyntaxFacts.argument(call, at: position)
+    }
   }
 
   /// The method calls whose receiver denotes `binding` (`flags.insert(…)`), resolved once per
@@ -172,6 +191,13 @@ public final class ConstantResolver {
       // A name with no known value (a parameter without default) stays as the name itself.
       if let binding = boundName(expression), hasValueSources(binding) {
         collect(binding: binding, conditional: conditional, depth: depth + 1)
+        return
+      }
+      if let member = expression.as(MemberAccessExprSyntax.self), let switched = resolver.switchedValues(of: member) {
+        for value in switched {
+          collect(
+            [value][...], conditional: conditional || switched.count > 1, throughName: true, depth: depth + 1)
+        }
         return
       }
       results.append(ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: throughName))

@@ -19,7 +19,7 @@ public struct AuthenticationContextFlow {
     contexts.forEach(add)
     while let binding = worklist.popLast() {
       if binding.kind == .parameter {
-        for argument in model.arguments(passedTo: binding) { add(argument) }
+        for argument in model.resolver.arguments(passedTo: binding) { add(argument) }
       }
       for argument in model.memberwiseArguments(initializing: binding) { add(argument) }
       if let initializer = binding.initializer {
@@ -62,25 +62,6 @@ extension SemanticModel {
   private func contextProperties(readBy expression: ExprSyntax) -> [Binding] {
     guard let member = expression.as(MemberAccessExprSyntax.self), member.base != nil else { return [] }
     return contextPropertiesByName[member.declName.baseName.text] ?? []
-  }
-
-  /// The arguments given for `parameter` at every call of its function, or of its type's
-  /// initializer, in this file.
-  func arguments(passedTo parameter: Binding) -> [ExprSyntax] {
-    guard let parameterNode = parameter.node.as(FunctionParameterSyntax.self),
-      let list = parameterNode.parent?.as(FunctionParameterListSyntax.self),
-      let position = list.firstIndex(where: { $0.id == parameterNode.id }).map({
-        list.distance(from: list.startIndex, to: $0)
-      }),
-      let function = SyntaxFacts.enclosingFunction(of: parameter.node),
-      let calledName = function.as(FunctionDeclSyntax.self)?.name.text
-        ?? (function.is(InitializerDeclSyntax.self) ? resolver.enclosingTypeName(of: function) : nil)
-    else { return [] }
-    let label = parameterNode.firstName.tokenKind == .wildcard ? nil : parameterNode.firstName.text
-    return index.calls(named: calledName).compactMap { call in
-      if let label { return SyntaxFacts.argument(call, labeled: label) }
-      return SyntaxFacts.argument(call, at: position)
-    }
   }
 
   /// For a stored property of a struct that declares no initializer, the arguments its

@@ -22,7 +22,7 @@ final class ContextHandOffGraph {
     let index = model.index
     for binding in index.bindingsByName.values.joined() {
       if binding.kind == .parameter, binding.typeName == "LAContext" {
-        for argument in model.arguments(passedTo: binding) {
+        for argument in model.resolver.arguments(passedTo: binding) {
           if let name = SyntaxFacts.storageName(argument) {
             aliasCandidates[name, default: []].append((binding, argument))
           }

@@ -20,7 +20,8 @@ public struct WeakKeychainAccessibility: Rule {
       `kSecAttrAccessible` value (dictionary literals, subscripts, `updateValue`, `setValue`, \
       `setObject`, with the key spelled as the constant, a cast, `String(...)` or its raw value \
       `"pdmn"`) or the protection class of `SecAccessControlCreateWithFlags`, also through \
-      constants and as the raw strings `"dk"` and `"dku"`. The same holds for keychain wrapper \
+      constants, the file's enums that switch over their cases (for the cases its calls pass), \
+      and as the raw strings `"dk"` and `"dku"`. The same holds for keychain wrapper \
       libraries (KeychainAccess, SwiftKeychainWrapper, KeychainSwift, Valet, Locksmith, \
       UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them.
       """,
@@ -143,6 +144,23 @@ public struct WeakKeychainAccessibility: Rule {
       let store = UICKeyChainStore(service: "com.example.app")
       store.accessibility = ↓.always
       """,
+      """
+      enum Protection {
+          case strict, background, always
+          var attribute: CFString {
+              switch self {
+              case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+              case .background: return kSecAttrAccessibleAfterFirstUnlock
+              case .always: return ↓kSecAttrAccessibleAlways
+              }
+          }
+      }
+      func save(_ data: Data, protection: Protection = .strict) {
+          SecItemAdd([kSecValueData as String: data, kSecAttrAccessible as String: protection.attribute] as CFDictionary, nil)
+      }
+      func saveToken(_ token: Data) { save(token) }
+      func saveCache(_ cache: Data) { save(cache, protection: .always) }
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
@@ -172,6 +190,24 @@ public struct WeakKeychainAccessibility: Rule {
       """
       import KeychainAccess
       let keychain = Keychain(service: "com.example.app").accessibility(.afterFirstUnlockThisDeviceOnly)
+      """,
+      // The enum offers `.always`, but no call chooses it.
+      """
+      enum Protection {
+          case strict, background, always
+          var attribute: CFString {
+              switch self {
+              case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+              case .background: return kSecAttrAccessibleAfterFirstUnlock
+              case .always: return kSecAttrAccessibleAlways
+              }
+          }
+      }
+      func save(_ data: Data, protection: Protection = .strict) {
+          SecItemAdd([kSecValueData as String: data, kSecAttrAccessible as String: protection.attribute] as CFDictionary, nil)
+      }
+      func saveToken(_ token: Data) { save(token) }
+      func saveCache(_ cache: Data) { save(cache, protection: .background) }
       """,
       RuleExample(
         "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",

@@ -1,0 +1,140 @@
+import SwiftSyntax
+
+/// Values chosen by an enum case: `level.secAttrValue`, where `secAttrValue` is a computed
+/// property of an enum this file declares whose getter switches over `self`. Hand-written
+/// keychain wrappers name accessibility classes this way.
+extension ConstantResolver {
+  /// The values `member` may have: those returned for the cases its base may be (followed
+  /// through constants, parameters' defaults and the arguments of the file's calls), or for
+  /// every case when that is not known. Nil when `member` is not such a property.
+  func switchedValues(of member: MemberAccessExprSyntax) -> [ExprSyntax]? {
+    guard let base = member.base, let property = switchingProperty(named: member.declName.baseName.text) else {
+      return nil
+    }
+    var visited: Set<SyntaxIdentifier> = []
+    guard let cases = caseNames(of: base, enumName: property.enumName, visited: &visited) else {
+      return property.returnsByCase.flatMap(\.values) + property.defaultReturns
+    }
+    return cases.flatMap { name in
+      property.returnsByCase.first { $0.names.contains(name) }?.values ?? property.defaultReturns
+    }
+  }
+
+  private struct SwitchingProperty {
+    var enumName: String
+    /// Per `case` clause: the case names it matches and the values it returns.
+    var returnsByCase: [(names: [String], values: [ExprSyntax])]
+    var defaultReturns: [ExprSyntax]
+  }
+
+  private func switchingProperty(named name: String) -> SwitchingProperty? {
+    for binding in index.bindingsByName[name] ?? [] where binding.kind == .computed {
+      guard let block = SyntaxFacts.memberBlock(declaring: binding.node),
+        let enumName = SyntaxFacts.typeName(declaring: block),
+        (index.memberBlocksByType[enumName] ?? []).contains(where: { $0.parent?.is(EnumDeclSyntax.self) == true }),
+        let accessors = binding.body?.as(AccessorBlockSyntax.self),
+        let switchExpr = Self.soleSwitchOverSelf(in: accessors)
+      else { continue }
+      var property = SwitchingProperty(enumName: enumName, returnsByCase: [], defaultReturns: [])
+      for clause in switchExpr.cases {
+        guard let switchCase = clause.as(SwitchCaseSyntax.self) else { return nil }
+        let values = SyntaxFacts.returnedExpressions(in: switchCase.statements)
+        switch switchCase.label {
+        case .default: property.defaultReturns = values
+        case .case(let label):
+          let names = label.caseItems.compactMap {
+            $0.pattern.as(ExpressionPatternSyntax.self)?.expression.as(MemberAccessExprSyntax.self)?.declName.baseName
+              .text
+          }
+          // A pattern this reading does not understand (`case let x`) makes the mapping unknown.
+          guard names.count == label.caseItems.count else { return nil }
+          property.returnsByCase.append((names, values))
+        }
+      }
+      return property
+    }
+    return nil
+  }
+
+  /// `switch self { ... }` as the getter's only statement, with or without `return`.
+  private static func soleSwitchOverSelf(in accessors: AccessorBlockSyntax) -> SwitchExprSyntax? {
+    let statements: CodeBlockItemListSyntax
+    switch accessors.accessors {
+    case .getter(let list): statements = list
+    case .accessors(let list):
+      guard let body = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })?.body else { return nil }
+      statements = body.statements
+    }
+    guard statements.count == 1, let item = statements.first?.item else { return nil }
+    let expression =
+      item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression
+      ?? item.as(ExprSyntax.self)
+    guard let switchExpr = expression?.as(SwitchExprSyntax.self),
+      switchExpr.subject.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+    else { return nil }
+    return switchExpr
+  }
+
+  /// The cases of `enumName` that `expression` may be, or nil when some value is not known.
+  /// A parameter may be its default or any argument of the file's calls of its function.
+  private func caseNames(of expression: ExprSyntax, enumName: String, visited: inout Set<SyntaxIdentifier>)
+    -> [String]?
+  {
+    if let parameter = binding(denotedBy: SequenceShape.unwrap(expression)), parameter.kind == .parameter {
+      return caseNames(ofParameter: parameter, enumName: enumName, visited: &visited)
+    }
+    var names: [String] = []
+    for value in values(of: expression) {
+      let leaf = value.expression
+      let parameter =
+        parameterDefaulted(to: leaf) ?? binding(denotedBy: leaf).flatMap { $0.kind == .parameter ? $0 : nil }
+      if let parameter {
+        guard let more = caseNames(ofParameter: parameter, enumName: enumName, visited: &visited) else { return nil }
+        names += more
+      } else if let name = Self.caseName(leaf, enumName: enumName) {
+        names.append(name)
+      } else {
+        return nil
+      }
+    }
+    return names
+  }
+
+  private func caseNames(ofParameter parameter: Binding, enumName: String, visited: inout Set<SyntaxIdentifier>)
+    -> [String]?
+  {
+    // A parameter already being followed adds nothing new (recursive calls).
+    guard visited.insert(parameter.id).inserted else { return [] }
+    guard visited.count < Self.maximumDepth else { return nil }
+    var names: [String] = []
+    if let initializer = parameter.initializer {
+      guard let name = Self.caseName(SequenceShape.unwrap(initializer), enumName: enumName) else { return nil }
+      names.append(name)
+    }
+    let arguments = arguments(passedTo: parameter)
+    if parameter.initializer == nil && arguments.isEmpty { return nil }
+    for argument in arguments {
+      guard let more = caseNames(of: argument, enumName: enumName, visited: &visited) else { return nil }
+      names += more
+    }
+    return names
+  }
+
+  /// `.always` or `Level.always`.
+  private static func caseName(_ expression: ExprSyntax, enumName: String) -> String? {
+    guard let member = expression.as(MemberAccessExprSyntax.self),
+      member.base == nil || member.base.map(SyntaxFacts.text) == enumName
+    else { return nil }
+    return member.declName.baseName.text
+  }
+
+  /// The parameter whose default value `expression` is.
+  private func parameterDefaulted(to expression: ExprSyntax) -> Binding? {
+    guard let clause = expression.parent?.as(InitializerClauseSyntax.self),
+      let parameter = clause.parent?.as(FunctionParameterSyntax.self)
+    else { return nil }
+    return index.bindingsByName[(parameter.secondName ?? parameter.firstName).text]?.first {
+      $0.id == Syntax(parameter).id
+    }
+  }
+}
