@@ -237,6 +237,35 @@ import Testing
     #expect(bindings == [expected])
   }
 
+  /// A context chosen by `??` or `?:` (the caller's, or a fresh one) may be either side.
+  @Test(arguments: [
+    ("context ?? LAContext()", "bound"),
+    ("strict ? context! : LAContext()", "bound"),
+    ("LAContext()", "event"),
+  ])
+  func contextsChosenByAnOperatorAreFollowed(_ chosen: String, _ expected: String) {
+    let code = """
+      func save(_ data: Data) {
+          let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+          SecItemAdd([kSecValueData as String: data, kSecAttrAccessControl as String: access] as CFDictionary, nil)
+      }
+      func read(context: LAContext? = nil, strict: Bool = true) -> Data? {
+          let chosen = \(chosen)
+          let query: [String: Any] = [kSecReturnData as String: true, kSecUseAuthenticationContext as String: chosen]
+          var result: AnyObject?
+          SecItemCopyMatching(query as CFDictionary, &result)
+          return result as? Data
+      }
+      func unlock() async throws -> Data? {
+          let context = LAContext()
+          _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read")
+          return read(context: context)
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == [expected])
+  }
+
   static func describe(_ binding: EvaluationBinding) -> String {
     switch binding {
     case .keychainBound: "bound"

@@ -39,15 +39,22 @@ public struct AuthenticationContextFlow {
 }
 
 extension SemanticModel {
-  /// The bindings an expression names, directly or through aliases (`let c = context`). A
-  /// property read on a value of unknown type (`holder.context`) names the file's stored
-  /// `LAContext` properties of that name.
+  /// The bindings an expression names, directly or through aliases (`let c = context`) and
+  /// the sides of `??` and `?:`. A property read on a value of unknown type (`holder.context`)
+  /// names the file's stored `LAContext` properties of that name.
   func bindingsNamed(by expression: ExprSyntax) -> [Binding] {
     var result: [Binding] = []
     var seen: Set<SyntaxIdentifier> = []
     var pending = [expression]
     while let next = pending.popLast(), result.count < 16 {
       let unwrapped = SequenceShape.unwrapCasts(next)
+      // `context ?? LAContext()`, `strict ? a : b`: either side may be the context.
+      if let sequence = unwrapped.as(SequenceExprSyntax.self),
+        let parts = SequenceShape.valueParts(Array(sequence.elements)[...])
+      {
+        pending += parts.compactMap { $0.elements.count == 1 ? $0.elements.first : nil }
+        continue
+      }
       let denoted = resolver.binding(denotedBy: unwrapped).map { [$0] } ?? contextProperties(readBy: unwrapped)
       for binding in denoted where binding.kind != .function && seen.insert(binding.id).inserted {
         result.append(binding)
