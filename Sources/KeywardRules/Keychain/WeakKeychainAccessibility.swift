@@ -144,23 +144,7 @@ public struct WeakKeychainAccessibility: Rule {
       let store = UICKeyChainStore(service: "com.example.app")
       store.accessibility = ↓.always
       """,
-      """
-      enum Protection {
-          case strict, background, always
-          var attribute: CFString {
-              switch self {
-              case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-              case .background: return kSecAttrAccessibleAfterFirstUnlock
-              case .always: return ↓kSecAttrAccessibleAlways
-              }
-          }
-      }
-      func save(_ data: Data, protection: Protection = .strict) {
-          SecItemAdd([kSecValueData as String: data, kSecAttrAccessible as String: protection.attribute] as CFDictionary, nil)
-      }
-      func saveToken(_ token: Data) { save(token) }
-      func saveCache(_ cache: Data) { save(cache, protection: .always) }
-      """,
+      RuleExample(protectionChoice(cache: ".always", marker: "↓")),
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
@@ -192,29 +176,34 @@ public struct WeakKeychainAccessibility: Rule {
       let keychain = Keychain(service: "com.example.app").accessibility(.afterFirstUnlockThisDeviceOnly)
       """,
       // The enum offers `.always`, but no call chooses it.
-      """
-      enum Protection {
-          case strict, background, always
-          var attribute: CFString {
-              switch self {
-              case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-              case .background: return kSecAttrAccessibleAfterFirstUnlock
-              case .always: return kSecAttrAccessibleAlways
-              }
-          }
-      }
-      func save(_ data: Data, protection: Protection = .strict) {
-          SecItemAdd([kSecValueData as String: data, kSecAttrAccessible as String: protection.attribute] as CFDictionary, nil)
-      }
-      func saveToken(_ token: Data) { save(token) }
-      func saveCache(_ cache: Data) { save(cache, protection: .background) }
-      """,
+      RuleExample(protectionChoice(cache: ".background", marker: "")),
       RuleExample(
         "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAlwaysThisDeviceOnly"])]),
     ])
 
   public static let readsWrapperSettings = true
+
+  /// An enum mapping protections to classes, offering `.always`, and a call choosing `cache`.
+  static func protectionChoice(cache: String, marker: String) -> String {
+    """
+    enum Protection {
+        case strict, background, always
+        var attribute: CFString {
+            switch self {
+            case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+            case .background: return kSecAttrAccessibleAfterFirstUnlock
+            case .always: return \(marker)kSecAttrAccessibleAlways
+            }
+        }
+    }
+    func save(_ data: Data, protection: Protection = .strict) {
+        SecItemAdd([kSecValueData as String: data, kSecAttrAccessible as String: protection.attribute] as CFDictionary, nil)
+    }
+    func saveToken(_ token: Data) { save(token) }
+    func saveCache(_ cache: Data) { save(cache, protection: \(cache)) }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["kSecAttrAccessible", "pdmn"] + options.strings("weakAccessibilityAttributes")
