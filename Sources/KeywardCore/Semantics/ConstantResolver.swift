@@ -13,7 +13,8 @@ public struct ResolvedValue {
 /// Resolves an expression to the expressions its value may come from, within one file: local,
 /// instance, static and global constants and variables, parameters' defaults, computed
 /// properties and argument-less functions, enum properties that switch over their cases
-/// (`SwitchedValues`), `as` casts, `String(...)` conversions, ternaries and `??`. What it cannot follow (a call into another file, an operator) is returned as is.
+/// (`SwitchedValues`), `as` casts, `String(...)` conversions, ternaries and `??`. What it
+/// cannot follow (a call into another file, an operator) is returned as is.
 public final class ConstantResolver {
   public let index: SyntaxIndex
   static let maximumDepth = 24

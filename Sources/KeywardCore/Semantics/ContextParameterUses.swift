@@ -35,16 +35,11 @@ extension SemanticModel {
   /// The type whose member `function` is, with the supertypes its declaration (or extension)
   /// names; nil for a free or local function.
   private static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
-    guard let block = memberBlock(of: function), let type = SyntaxFacts.typeName(declaring: block),
+    guard let block = SyntaxFacts.memberBlock(holding: function), let type = SyntaxFacts.typeName(declaring: block),
       let group = block.parent?.asProtocol(DeclGroupSyntax.self)
     else { return nil }
     let supertypes = group.inheritanceClause?.inheritedTypes.map { SyntaxFacts.typeName($0.type) } ?? []
     return .init(type: type, supertypes: supertypes)
-  }
-
-  /// The member block `function` is declared in directly (member, list, block).
-  private static func memberBlock(of function: Syntax) -> MemberBlockSyntax? {
-    function.parent?.parent?.parent?.as(MemberBlockSyntax.self)
   }
 
   private func outcome(ofContextParameter parameter: Binding) -> ContextParameterUse.Outcome {
@@ -61,7 +56,7 @@ extension SemanticModel {
   private static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
     if let declaration = function.as(FunctionDeclSyntax.self) { return (declaration.name.text, declaration.name) }
     guard let initializer = function.as(InitializerDeclSyntax.self),
-      let block = memberBlock(of: function),
+      let block = SyntaxFacts.memberBlock(holding: function),
       let type = SyntaxFacts.typeName(declaring: block)
     else { return nil }
     return (type, initializer.initKeyword)

@@ -81,8 +81,8 @@ extension SemanticModel {
   /// How an evaluation is tied to the keychain: `.keychainBound` when its context reaches a
   /// keychain query as `kSecUseAuthenticationContext` and the file's items are protected, or
   /// reaches a keychain wrapper that the file gives an access control, or a Secure Enclave key
-  /// (CryptoKit's `authenticationContext:`). Worked out once per
-  /// evaluation for every rule that asks.
+  /// (CryptoKit's `authenticationContext:`). Worked out once per evaluation for every rule that
+  /// asks.
   public func binding(of evaluation: PolicyEvaluation) -> EvaluationBinding {
     evaluationBindings[evaluation.call.id] ?? classify(evaluation)
   }

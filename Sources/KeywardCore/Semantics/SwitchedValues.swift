@@ -58,14 +58,9 @@ extension ConstantResolver {
 
   /// `switch self { ... }` as the getter's only statement, with or without `return`.
   private static func soleSwitchOverSelf(in accessors: AccessorBlockSyntax) -> SwitchExprSyntax? {
-    let statements: CodeBlockItemListSyntax
-    switch accessors.accessors {
-    case .getter(let list): statements = list
-    case .accessors(let list):
-      guard let body = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })?.body else { return nil }
-      statements = body.statements
-    }
-    guard statements.count == 1, let item = statements.first?.item else { return nil }
+    guard let statements = SyntaxFacts.getterStatements(of: accessors), statements.count == 1,
+      let item = statements.first?.item
+    else { return nil }
     let expression =
       item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression
       ?? item.as(ExprSyntax.self)

@@ -71,10 +71,16 @@ public enum SyntaxFacts {
     return nil
   }
 
-  /// The member block a property's pattern binding is declared in directly (binding, list,
-  /// variable, member, member list, block); nil for a local variable.
+  /// The member block a declaration is a member of directly (declaration, member, member list,
+  /// block); nil for a local or top-level one.
+  public static func memberBlock(holding declaration: Syntax) -> MemberBlockSyntax? {
+    declaration.parent?.parent?.parent?.as(MemberBlockSyntax.self)
+  }
+
+  /// The member block a property's pattern binding is declared in directly (through its list and
+  /// variable declaration); nil for a local variable.
   public static func memberBlock(declaring binding: Syntax) -> MemberBlockSyntax? {
-    binding.parent?.parent?.parent?.parent?.parent?.as(MemberBlockSyntax.self)
+    binding.parent?.parent.flatMap(memberBlock(holding:))
   }
 
   /// Whether names declared directly in `node` form a scope of their own.
@@ -141,14 +147,14 @@ public enum SyntaxFacts {
   }
 
   public static func returnedExpressions(ofGetterIn accessors: AccessorBlockSyntax) -> [ExprSyntax] {
+    getterStatements(of: accessors).map(returnedExpressions(in:)) ?? []
+  }
+
+  /// A computed property's getter: the block of `{ ... }`, or of its `get { ... }`.
+  public static func getterStatements(of accessors: AccessorBlockSyntax) -> CodeBlockItemListSyntax? {
     switch accessors.accessors {
-    case .getter(let statements):
-      return returnedExpressions(in: statements)
-    case .accessors(let list):
-      guard let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }),
-        let body = getter.body
-      else { return [] }
-      return returnedExpressions(in: body.statements)
+    case .getter(let statements): statements
+    case .accessors(let list): list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })?.body?.statements
     }
   }
 

@@ -15,8 +15,8 @@ public struct DeprecatedSecurityAPI: Rule {
       `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
       `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18), the watch \
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11) and \
-      `LABiometryType.typeNone` (iOS 11.2). `kSecUseAuthenticationUI` itself and `kSecUseAuthenticationUISkip` \
-      are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
+      `LABiometryType.typeNone` (iOS 11.2). `kSecUseAuthenticationUI` itself and \
+      `kSecUseAuthenticationUISkip` are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
       `...AlwaysThisDeviceOnly` (deprecated in iOS 11.3 and 12) are reported, with their \
       deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`.
       """,
