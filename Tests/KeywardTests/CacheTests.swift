@@ -109,6 +109,37 @@ import Testing
     #expect(try report().contains("CACHED"))
   }
 
+  /// A cache written by another build of Keyward is not used: development builds share a
+  /// version string but not their findings.
+  @Test func anotherBuildsCacheIsNotUsed() throws {
+    let folder = Paths.temporaryFolder().path
+    func cache(builtAt time: String) -> ScanCache {
+      let build = "keyward \(KeywardVersion.current) build 4096 \(time)"
+      return ScanCache(
+        folder: folder, ruleset: ScanCache.ruleset(rules: [], wrappers: [], maximumFileSize: 1, build: build))
+    }
+    let written = cache(builtAt: "1700000000.5")
+    written.store(FileOutcome(parsed: true), forKey: "k")
+    try written.save()
+    #expect(cache(builtAt: "1700000000.5").outcome(forKey: "k")?.parsed == true)
+    #expect(cache(builtAt: "1700000000.6").outcome(forKey: "k") == nil)
+  }
+
+  /// A build is told by its executable's size and modification time; without one, the version.
+  @Test func theBuildIsTheExecutablesSizeAndTime() throws {
+    #expect(EngineBuild.identity.hasPrefix("keyward \(KeywardVersion.current) build "))
+    let file = Paths.temporaryFolder().appendingPathComponent("keyward")
+    try Data("one".utf8).write(to: file)
+    let first = EngineBuild.identity(ofExecutableAt: file.path)
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: file.path)
+    let touched = EngineBuild.identity(ofExecutableAt: file.path)
+    try Data("three".utf8).write(to: file)
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: file.path)
+    #expect(Set([first, touched, EngineBuild.identity(ofExecutableAt: file.path)]).count == 3)
+    #expect(EngineBuild.identity(ofExecutableAt: nil) == "keyward \(KeywardVersion.current)")
+    #expect(EngineBuild.identity(ofExecutableAt: file.path + ".missing") == "keyward \(KeywardVersion.current)")
+  }
+
   /// Replaces a message inside the stored cache by one of the same length, so the entry stays
   /// well formed and a run that reads it shows "CACHED".
   static func markCachedMessages(in cache: String) throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Remembers what scanning each file produced, across runs. An entry is keyed by the file's path
-/// and contents; the whole cache by everything that decides findings (tool version, rules,
+/// and contents; the whole cache by everything that decides findings (tool build, rules,
 /// severities, options, wrappers). A cache that is damaged or from a newer Keyward is ignored
 /// with a warning, so it can never hide a finding.
 ///
@@ -176,8 +176,10 @@ public final class ScanCache: @unchecked Sendable {
   }
 
   /// What decides a scan's findings, as one string.
-  public static func ruleset(rules: [ConfiguredRule], wrappers: [WrapperMapping], maximumFileSize: Int) -> String {
-    var parts = ["keyward \(KeywardVersion.current)", "max \(maximumFileSize)"]
+  static func ruleset(
+    rules: [ConfiguredRule], wrappers: [WrapperMapping], maximumFileSize: Int, build: String = EngineBuild.identity
+  ) -> String {
+    var parts = [build, "max \(maximumFileSize)"]
     for rule in rules {
       parts.append("\(rule.metadata.id) \(rule.severity.rawValue) \(rule.options.canonicalDescription)")
     }
