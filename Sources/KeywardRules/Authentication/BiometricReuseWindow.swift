@@ -16,8 +16,8 @@ public struct BiometricReuseWindow: Rule {
       the user is never asked. Values above `maxReuseSeconds` (default 0) are reported.
       """,
     rationale: """
-      Whoever picks up a phone the owner has just unlocked passes the app's biometric check \
-      without touching the sensor.
+      Whoever gets hold of a device the owner has just unlocked (a phone picked up, a Mac left \
+      open) passes the app's biometric check without touching the sensor.
       """,
     vulnerableExample: """
       context.touchIDAuthenticationAllowableReuseDuration = LATouchIDAuthenticationMaximumAllowableReuseDuration
@@ -68,7 +68,7 @@ public struct BiometricReuseWindow: Rule {
         context.report(
           resolved.expression,
           message:
-            "A Touch ID unlock of the device in the last \(Int(seconds)) seconds will satisfy this prompt, so whoever picks up a recently unlocked phone passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
+            "A Touch ID unlock of the device in the last \(Int(seconds)) seconds will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
         )
       }
     }
