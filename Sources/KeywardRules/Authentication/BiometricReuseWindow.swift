@@ -48,11 +48,30 @@ public struct BiometricReuseWindow: Rule {
       context.touchIDAuthenticationAllowableReuseDuration = window
       """,
       RuleExample("context.touchIDAuthenticationAllowableReuseDuration = ↓120", options: ["maxReuseSeconds": .int(60)]),
+      "context.touchIDAuthenticationAllowableReuseDuration = ↓5 * 60",
+      """
+      let minutes = 2.0
+      context.touchIDAuthenticationAllowableReuseDuration = ↓TimeInterval(minutes * 60 + 1)
+      """,
+      """
+      context.touchIDAuthenticationAllowableReuseDuration = ↓min(
+        300, LATouchIDAuthenticationMaximumAllowableReuseDuration)
+      """,
+      "context.touchIDAuthenticationAllowableReuseDuration = ↓max(10, requested)",
+      "context.touchIDAuthenticationAllowableReuseDuration = cached ?? ↓30 / 2",
     ],
     clean: [
       "context.touchIDAuthenticationAllowableReuseDuration = 0",
       RuleExample("context.touchIDAuthenticationAllowableReuseDuration = 10", options: ["maxReuseSeconds": .int(10)]),
       "let reuse = context.touchIDAuthenticationAllowableReuseDuration",
+      "context.touchIDAuthenticationAllowableReuseDuration = min(10, requested)",
+      "context.touchIDAuthenticationAllowableReuseDuration = 60 - 60",
+      "context.touchIDAuthenticationAllowableReuseDuration = 61 % 60",
+      """
+      var window = 0.0
+      window = window * 2
+      context.touchIDAuthenticationAllowableReuseDuration = window
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
@@ -63,28 +82,17 @@ public struct BiometricReuseWindow: Rule {
     let limit = Double(context.options.int("maxReuseSeconds"))
     let model = context.model
     for (_, value) in model.index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? [] {
-      for resolved in model.resolver.values(of: value) {
-        guard let seconds = seconds(resolved.expression), seconds > limit else { continue }
+      for window in model.resolver.numbers(of: value, constants: systemConstants) where window.atLeast > limit {
         context.report(
-          resolved.expression,
+          window.expression,
           message:
-            "A Touch ID unlock of the device in the last \(Int(seconds)) seconds will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
+            "A Touch ID unlock of the device in the last \(Int(min(window.atLeast, systemMaximum))) seconds will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
         )
       }
     }
   }
 
-  static func seconds(_ expression: ExprSyntax) -> Double? {
-    if let integer = SyntaxFacts.integerLiteralValue(expression) { return Double(integer) }
-    if let float = expression.as(FloatLiteralExprSyntax.self) {
-      return Double(float.literal.text.replacingOccurrences(of: "_", with: ""))
-    }
-    // The system maximum: five minutes.
-    if expression.as(DeclReferenceExprSyntax.self)?.baseName.text
-      == "LATouchIDAuthenticationMaximumAllowableReuseDuration"
-    {
-      return 300
-    }
-    return nil
-  }
+  /// The system's cap on the window, five minutes; longer values act as this.
+  static let systemMaximum = 300.0
+  static let systemConstants = ["LATouchIDAuthenticationMaximumAllowableReuseDuration": systemMaximum]
 }
