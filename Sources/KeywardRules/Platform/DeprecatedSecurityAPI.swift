@@ -14,8 +14,9 @@ public struct DeprecatedSecurityAPI: Rule {
       `.touchIDAny` / `.touchIDCurrentSet` (iOS 11.3), `kSecUseOperationPrompt` (iOS 14), \
       `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
       `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18), the watch \
-      policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11) and \
-      `LABiometryType.typeNone` (iOS 11.2). `kSecUseAuthenticationUI` itself and \
+      policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
+      `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
+      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15). `kSecUseAuthenticationUI` itself and \
       `kSecUseAuthenticationUISkip` are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
       `...AlwaysThisDeviceOnly` (deprecated in iOS 11.3 and 12) are reported, with their \
       deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`.
@@ -31,7 +32,9 @@ public struct DeprecatedSecurityAPI: Rule {
     remediation: """
       Pass an `LAContext` as `kSecUseAuthenticationContext` and set its `localizedReason`; set \
       `interactionNotAllowed` instead of `kSecUseAuthenticationUIFail`; use `domainState.biometry.stateHash` \
-      instead of `evaluatedPolicyDomainState`; use the `biometry...` flags instead of `touchID...`.
+      instead of `evaluatedPolicyDomainState`; use the `biometry...` flags instead of `touchID...`; \
+      use `SecKeyCreateRandomKey`, `SecKeyCreateSignature`, `SecKeyVerifySignature` and \
+      `SecKeyCreateEncryptedData` / `SecKeyCreateDecryptedData` instead of the old key functions.
       """,
     fixedExample: """
       let context = LAContext()
@@ -72,6 +75,16 @@ public struct DeprecatedSecurityAPI: Rule {
     "typeNone": ("none", ["LABiometryType"]),
   ]
   static let errorTypes: Set<String> = ["LAError", "LAError.Code", "LAErrorCode"]
+  /// Deprecated key functions (iOS 15; `SecKeyGeneratePair` also macOS 12) and what replaces
+  /// them. Their signatures differ, so there is no automatic fix.
+  static let functions: [String: String] = [
+    "SecKeyGeneratePair":
+      "`SecKeyCreateRandomKey`, with `kSecAttrIsPermanent` in `kSecPrivateKeyAttrs` to keep the key in the keychain",
+    "SecKeyRawSign": "`SecKeyCreateSignature` with a `SecKeyAlgorithm`",
+    "SecKeyRawVerify": "`SecKeyVerifySignature` with a `SecKeyAlgorithm`",
+    "SecKeyEncrypt": "`SecKeyCreateEncryptedData` with a `SecKeyAlgorithm`",
+    "SecKeyDecrypt": "`SecKeyCreateDecryptedData` with a `SecKeyAlgorithm`",
+  ]
 
   public static let examples = RuleExamples(
     flagged: [
@@ -89,6 +102,8 @@ public struct DeprecatedSecurityAPI: Rule {
       }
       """,
       "let unsupported = context.biometryType == LABiometryType.↓typeNone",
+      "let status = ↓SecKeyGeneratePair(parameters as CFDictionary, &publicKey, &privateKey)",
+      "_ = ↓SecKeyRawSign(privateKey, .PKCS1SHA256, digest, digest.count, &signature, &length)",
     ],
     clean: [
       "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
@@ -98,12 +113,18 @@ public struct DeprecatedSecurityAPI: Rule {
       "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
       "if error.code == LAError.biometryLockout.rawValue { showPasscode() }",
       "enum SensorState { case touchIDLockout }; let state: SensorState = .touchIDLockout",
+      "let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error)",
+      "let pair = keys.SecKeyGeneratePair(parameters)",
+      """
+      func SecKeyEncrypt(_ data: Data) -> Data { data }
+      let sealed = SecKeyEncrypt(message)
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     Array(constants.keys) + Array(policies.keys) + [
       "touchID", "evaluatedPolicyDomainState", "SecAccessControl", "typeNone",
-    ]
+    ] + Array(functions.keys)
   }
 
   public static func check(_ context: RuleContext) {
@@ -131,6 +152,7 @@ public struct DeprecatedSecurityAPI: Rule {
       }
     }
     reportDeprecatedMembers(context)
+    reportDeprecatedFunctions(context)
     for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root) {
         guard let replacement = origin.flag.replacement, !origin.fromRawValue,
@@ -142,6 +164,20 @@ public struct DeprecatedSecurityAPI: Rule {
           fix: Fix(
             description: "Replace `.\(origin.flag.name)` with `.\(replacement)`", safe: true,
             edits: [context.replacement(of: member.declName, with: replacement)]))
+      }
+    }
+  }
+
+  /// Calls of the deprecated key functions by their bare name, unless the file declares a
+  /// function of that name itself.
+  private static func reportDeprecatedFunctions(_ context: RuleContext) {
+    let index = context.model.index
+    for (name, replacement) in functions {
+      let ownFunction = (index.bindingsByName[name] ?? []).contains { $0.kind == .function }
+      guard !ownFunction else { continue }
+      for call in index.calls(named: name) {
+        guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { continue }
+        context.report(callee, message: "`\(name)` is deprecated since iOS 15; use \(replacement).")
       }
     }
   }
