@@ -11,7 +11,8 @@ public struct StatusUnchecked: Rule {
     profile: .standard,
     description: """
       `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` report failure only through the \
-      `OSStatus` they return. A call used as a statement, or assigned to `_`, ignores it: a secret \
+      `OSStatus` they return. A call used as a statement, assigned to `_`, or stored in a local \
+      name that nothing reads afterwards (a retry's last status) ignores it: a secret \
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
       and is not reported unless `includeDelete` is set.
@@ -48,9 +49,39 @@ public struct StatusUnchecked: Rule {
       "_ = ↓SecItemUpdate(query as CFDictionary, changes as CFDictionary)",
       "func load() { var result: AnyObject?; ↓SecItemCopyMatching(query as CFDictionary, &result) }",
       RuleExample("↓SecItemDelete(query as CFDictionary)", options: ["includeDelete": .bool(true)]),
+      """
+      func store() {
+        var status = SecItemAdd(query as CFDictionary, nil)
+        if status == errSecDuplicateItem {
+          SecItemDelete(query as CFDictionary)
+          status = ↓SecItemAdd(query as CFDictionary, nil)
+        }
+      }
+      """,
+      "func save() { let status = ↓SecItemUpdate(query as CFDictionary, changes as CFDictionary) }",
     ],
     clean: [
-      "let status = SecItemAdd(query as CFDictionary, nil)",
+      "let status = SecItemAdd(query as CFDictionary, nil); return status",
+      """
+      func store() -> Bool {
+        var status = SecItemAdd(query as CFDictionary, nil)
+        if status == errSecDuplicateItem { status = SecItemUpdate(query as CFDictionary, changes as CFDictionary) }
+        return status == errSecSuccess
+      }
+      """,
+      """
+      func retry() {
+        var status = errSecSuccess
+        defer { log(status) }
+        repeat { status = SecItemAdd(query as CFDictionary, nil) } while status == errSecInteractionNotAllowed
+      }
+      """,
+      """
+      final class Store {
+        var lastStatus: OSStatus = 0
+        func add() { lastStatus = SecItemAdd(query as CFDictionary, nil) }
+      }
+      """,
       "guard SecItemUpdate(query as CFDictionary, changes as CFDictionary) == errSecSuccess else { return }",
       "return SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess",
       "SecItemDelete(query as CFDictionary)",
@@ -64,14 +95,69 @@ public struct StatusUnchecked: Rule {
     var names = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching"]
     if context.options.bool("includeDelete") { names.append("SecItemDelete") }
     for name in names {
-      for call in context.model.index.calls(named: name) where isDiscarded(call) {
+      for call in context.model.index.calls(named: name) {
+        let ignored: String
+        if isDiscarded(call) {
+          ignored = "is ignored"
+        } else if let variable = unreadStore(of: call, resolver: context.model.resolver) {
+          ignored = "goes into `\(variable)`, which nothing reads after this call"
+        } else {
+          continue
+        }
         context.report(
           call,
           message:
-            "The `OSStatus` of `\(name)` is ignored, so a failure (duplicate item, locked device, missing entitlement) goes unnoticed and the app carries on as if the keychain had done its work. Check it against `errSecSuccess`."
+            "The `OSStatus` of `\(name)` \(ignored), so a failure (duplicate item, locked device, missing entitlement) goes unnoticed and the app carries on as if the keychain had done its work. Check it against `errSecSuccess`."
         )
       }
     }
+  }
+
+  /// The local name a call's status goes into when nothing reads it afterwards: `let status =`
+  /// never looked at, or a retry's `status = SecItemAdd(...)` after the last check. A read
+  /// counts when it comes later in the text, or sits in a loop around the call, a `defer` or a
+  /// closure (those may run later). Properties and names from outside the scope are not judged.
+  static func unreadStore(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> String? {
+    guard let binding = storingBinding(of: call, resolver: resolver),
+      binding.kind == .variable || binding.kind == .constant,
+      let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil }),
+      SyntaxFacts.isOrderedScope(scope)
+    else { return nil }
+    let loop = call.ancestorOrSelf {
+      $0.is(ForStmtSyntax.self) || $0.is(WhileStmtSyntax.self) || $0.is(RepeatStmtSyntax.self) ? $0 : nil
+    }
+    for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
+      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !isAssignmentTarget(reference),
+        resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
+      else { continue }
+      if reference.position >= call.endPosition { return nil }
+      if let loop, loop.position <= reference.position, reference.endPosition <= loop.endPosition { return nil }
+      let runsLater = reference.ancestorOrSelf {
+        $0.is(DeferStmtSyntax.self) || $0.is(ClosureExprSyntax.self) || $0.is(FunctionDeclSyntax.self) ? $0 : nil
+      }
+      if let runsLater, runsLater.position > scope.position { return nil }
+    }
+    return binding.name
+  }
+
+  /// The binding `call`'s value is stored in: `let status = call` or `status = call`.
+  private static func storingBinding(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Binding? {
+    if let initializer = call.parent?.as(InitializerClauseSyntax.self),
+      let pattern = initializer.parent?.as(PatternBindingSyntax.self),
+      let name = pattern.pattern.as(IdentifierPatternSyntax.self)
+    {
+      return resolver.index.bindingsByName[name.identifier.text]?.first { $0.node.id == pattern.id }
+    }
+    guard let list = call.parent?.as(ExprListSyntax.self), list.count == 3, list.last?.id == call.id,
+      let target = list.first?.as(DeclReferenceExprSyntax.self), isAssignmentTarget(target)
+    else { return nil }
+    return resolver.binding(denotedBy: ExprSyntax(target))
+  }
+
+  /// `x` in `x = value`.
+  private static func isAssignmentTarget(_ reference: DeclReferenceExprSyntax) -> Bool {
+    guard let list = reference.parent?.as(ExprListSyntax.self), list.first?.id == reference.id else { return false }
+    return list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
   }
 
   /// A call used as a statement, or assigned to `_`. The only statement of a closure, or of a

@@ -19,7 +19,7 @@ func addItem() {
     ] as CFDictionary
 
     var result: AnyObject?
-    let status = SecItemAdd(query, &result)
+    let status = ↓SecItemAdd(query, &result)
 }
 
 func searchItems() {
@@ -34,5 +34,5 @@ func searchItems() {
     ] as CFDictionary
 
     var item: AnyObject?
-    let status = SecItemCopyMatching(searchQuery, &item)
+    let status = ↓SecItemCopyMatching(searchQuery, &item)
 }
