@@ -102,10 +102,9 @@ extension SemanticModel {
     var node = Syntax(literal)
     while let parent = node.parent {
       if let clause = parent.as(InitializerClauseSyntax.self),
-        let pattern = clause.parent?.as(PatternBindingSyntax.self),
-        let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        let pattern = clause.parent?.as(PatternBindingSyntax.self)
       {
-        return index.bindingsByName[name]?.first { $0.node.id == pattern.id }
+        return index.binding(declaredBy: pattern)
       }
       guard
         parent.is(SequenceExprSyntax.self) || parent.is(ExprListSyntax.self) || parent.is(AsExprSyntax.self)

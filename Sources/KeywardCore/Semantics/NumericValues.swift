@@ -33,10 +33,12 @@ extension ConstantResolver {
     let elements = Array(list)
     guard let start = elements.firstIndex(where: { $0.id == first.id }) else { return (first, [first][...]) }
     var end = start + 1
-    while end + 1 < elements.count, Self.arithmetic.contains(Self.operatorText(elements[end]) ?? "") { end += 2 }
+    while end + 1 < elements.count, Self.arithmetic.contains(SequenceShape.operatorText(elements[end]) ?? "") {
+      end += 2
+    }
     // Another operator after the run (`%`, `<<`) makes the value unknown; `??`, a cast or the
     // end closes it.
-    if end < elements.count, let next = Self.operatorText(elements[end]), next != "??" { return (first, []) }
+    if end < elements.count, let next = SequenceShape.operatorText(elements[end]), next != "??" { return (first, []) }
     let whole = start == 0 && end == elements.count
     return (whole ? ExprSyntax(sequence) : first, elements[start..<end])
   }
@@ -52,7 +54,7 @@ extension ConstantResolver {
     var sign = 1.0
     var index = run.startIndex + 1
     while index + 1 < run.endIndex {
-      guard let symbol = Self.operatorText(run[index]),
+      guard let symbol = SequenceShape.operatorText(run[index]),
         let operand = number(run[index + 1], constants, depth, names)
       else { return nil }
       switch symbol {
@@ -108,8 +110,4 @@ extension ConstantResolver {
   }
 
   private static let arithmetic: Set<String> = ["+", "-", "*", "/"]
-
-  private static func operatorText(_ expression: ExprSyntax) -> String? {
-    expression.as(BinaryOperatorExprSyntax.self)?.operator.text
-  }
 }

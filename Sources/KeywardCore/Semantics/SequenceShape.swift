@@ -88,6 +88,11 @@ public enum SequenceShape {
   }
 
   private static func isOperator(_ expression: ExprSyntax, _ text: String) -> Bool {
-    expression.as(BinaryOperatorExprSyntax.self)?.operator.text == text
+    operatorText(expression) == text
+  }
+
+  /// The operator an element of an unfolded sequence is (`*` in `5 * 60`), if it is one.
+  public static func operatorText(_ expression: ExprSyntax) -> String? {
+    expression.as(BinaryOperatorExprSyntax.self)?.operator.text
   }
 }

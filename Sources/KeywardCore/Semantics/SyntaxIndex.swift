@@ -37,6 +37,12 @@ public final class SyntaxIndex {
 
   public func calls(named name: String) -> [FunctionCallExprSyntax] { callsByName[name] ?? [] }
 
+  /// The binding a `let` / `var` pattern like `let status = ...` declares.
+  public func binding(declaredBy pattern: PatternBindingSyntax) -> Binding? {
+    guard let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+    return bindingsByName[name]?.first { $0.node.id == pattern.id }
+  }
+
   /// Name prefixes of the platform constants whose references are indexed.
   static let constantPrefixes: [SyntaxText] = ["kSec", "NSFileProtection", "NSDataWritingFileProtection", "LATouchID"]
 

@@ -279,7 +279,7 @@ final class FailurePathFinder {
     let unwrapped = SequenceShape.unwrap(expression)
     if let sequence = unwrapped.as(SequenceExprSyntax.self) {
       let elements = Array(sequence.elements)
-      guard elements.count == 3, let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
+      guard elements.count == 3, let op = SequenceShape.operatorText(elements[1]),
         op == "==" || op == "!="
       else { return nil }
       let right = SyntaxFacts.text(elements[2])

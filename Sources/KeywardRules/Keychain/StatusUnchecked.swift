@@ -126,8 +126,10 @@ public struct StatusUnchecked: Rule {
     let loop = call.ancestorOrSelf {
       $0.is(ForStmtSyntax.self) || $0.is(WhileStmtSyntax.self) || $0.is(RepeatStmtSyntax.self) ? $0 : nil
     }
+    // Writes are not reads: the index's assignments to the name give their targets.
+    let writes = Set((resolver.index.assignmentsByName[binding.name] ?? []).map(\.target.id))
     for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
-      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !isAssignmentTarget(reference),
+      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !writes.contains(reference.id),
         resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
       else { continue }
       if reference.position >= call.endPosition { return nil }
@@ -143,21 +145,15 @@ public struct StatusUnchecked: Rule {
   /// The binding `call`'s value is stored in: `let status = call` or `status = call`.
   private static func storingBinding(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Binding? {
     if let initializer = call.parent?.as(InitializerClauseSyntax.self),
-      let pattern = initializer.parent?.as(PatternBindingSyntax.self),
-      let name = pattern.pattern.as(IdentifierPatternSyntax.self)
+      let pattern = initializer.parent?.as(PatternBindingSyntax.self)
     {
-      return resolver.index.bindingsByName[name.identifier.text]?.first { $0.node.id == pattern.id }
+      return resolver.index.binding(declaredBy: pattern)
     }
-    guard let list = call.parent?.as(ExprListSyntax.self), list.count == 3, list.last?.id == call.id,
-      let target = list.first?.as(DeclReferenceExprSyntax.self), isAssignmentTarget(target)
+    guard let list = call.parent?.as(ExprListSyntax.self), let target = list.first,
+      let name = SyntaxFacts.storageName(target),
+      let assignment = resolver.index.assignmentsByName[name]?.first(where: { $0.value.id == call.id })
     else { return nil }
-    return resolver.binding(denotedBy: ExprSyntax(target))
-  }
-
-  /// `x` in `x = value`.
-  private static func isAssignmentTarget(_ reference: DeclReferenceExprSyntax) -> Bool {
-    guard let list = reference.parent?.as(ExprListSyntax.self), list.first?.id == reference.id else { return false }
-    return list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+    return resolver.binding(denotedBy: assignment.target)
   }
 
   /// A call used as a statement, or assigned to `_`. The only statement of a closure, or of a
