@@ -47,7 +47,7 @@ public struct FileScanner: Sendable {
   /// `LAContext`, when a rule follows contexts across files: a file naming it is parsed to learn
   /// what its functions do with contexts handed to them.
   let contextToken: Int?
-  public static let contextParameterToken = "LAContext"
+  public static let contextParameterToken = Binding.contextTypeName
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
   /// Reads built apps; without one, they are reported as not scanned.

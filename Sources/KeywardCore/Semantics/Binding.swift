@@ -34,6 +34,11 @@ public struct Binding: Sendable {
   /// when asked: few bindings' types are ever asked about.
   public var typeName: String? { type.map(SyntaxFacts.typeName) }
 
+  /// The LocalAuthentication context type, whose bindings the context analyses follow.
+  public static let contextTypeName = "LAContext"
+  /// Whether the declared type is `LAContext` (optional or not).
+  public var isDeclaredContext: Bool { typeName == Self.contextTypeName }
+
   public var id: SyntaxIdentifier { node.id }
   public var position: AbsolutePosition { node.position }
 }

@@ -97,7 +97,7 @@ extension SemanticModel {
     var found: [String: [Binding]] = [:]
     for block in index.memberBlocksByType.values.joined() {
       for binding in (index.bindingsByScope[block.id] ?? [:]).values.joined()
-      where (binding.kind == .constant || binding.kind == .variable) && binding.typeName == "LAContext" {
+      where (binding.kind == .constant || binding.kind == .variable) && binding.isDeclaredContext {
         found[binding.name, default: []].append(binding)
       }
     }

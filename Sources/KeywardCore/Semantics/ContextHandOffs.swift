@@ -21,7 +21,7 @@ final class ContextHandOffGraph {
     self.model = model
     let index = model.index
     for binding in index.bindingsByName.values.joined() {
-      if binding.kind == .parameter, binding.typeName == "LAContext" {
+      if binding.kind == .parameter, binding.isDeclaredContext {
         for argument in model.resolver.arguments(passedTo: binding) {
           if let name = SyntaxFacts.storageName(argument) {
             aliasCandidates[name, default: []].append((binding, argument))

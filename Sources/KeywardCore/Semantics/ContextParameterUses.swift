@@ -7,7 +7,7 @@ extension SemanticModel {
   public func contextParameterUses(location: (Int) -> SourceLocation) -> [ContextParameterUse] {
     var uses: [ContextParameterUse] = []
     for binding in index.bindingsByName.values.joined()
-    where binding.kind == .parameter && binding.typeName == "LAContext" {
+    where binding.kind == .parameter && binding.isDeclaredContext {
       guard let parameter = binding.node.as(FunctionParameterSyntax.self),
         let list = parameter.parent?.as(FunctionParameterListSyntax.self),
         let function = SyntaxFacts.enclosingFunction(of: binding.node),

@@ -83,10 +83,14 @@ public struct BiometricReuseWindow: Rule {
     let model = context.model
     for (_, value) in model.index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? [] {
       for window in model.resolver.numbers(of: value, constants: systemConstants) where window.atLeast > limit {
+        // A lower bound at the system's cap is the cap itself.
+        let seconds = Int(min(window.atLeast, systemMaximum))
+        let span =
+          window.isExact || window.atLeast >= systemMaximum ? "\(seconds) seconds" : "\(seconds) seconds or more"
         context.report(
           window.expression,
           message:
-            "A Touch ID unlock of the device in the last \(Int(min(window.atLeast, systemMaximum))) seconds will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
+            "A Touch ID unlock of the device in the last \(span) will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
         )
       }
     }
