@@ -153,8 +153,24 @@ public struct EventBoundBiometricAuth: Rule {
           approvePayment()
       }
       """,
+      // Another right is the one saved with the secret.
+      """
+      func store(_ data: Data) async throws {
+          let gate = LARight()
+          try await gate.↓authorize(localizedReason: "Store the secret")
+          let right = LARight()
+          _ = try await LARightStore.shared.saveRight(right, identifier: "secret", secret: data)
+      }
+      """,
     ],
     clean: [
+      """
+      func store(_ data: Data) async throws {
+          let right = LARight(requirement: .biometry(fallback: .devicePasscode))
+          try await right.authorize(localizedReason: "Store the secret")
+          _ = try await LARightStore.shared.saveRight(right, identifier: "secret", secret: data)
+      }
+      """,
       """
       final class Authenticator {
           func authenticate(reason: String) async throws -> LAContext {
@@ -261,7 +277,18 @@ public struct EventBoundBiometricAuth: Rule {
       }
       context.report(start: range.start, end: range.end, message: message)
     }
+    let savedRights = Set(
+      model.index.calls(named: "saveRight").compactMap { save in
+        save.arguments.first.flatMap { model.resolver.binding(denotedBy: $0.expression)?.id }
+      })
     for call in model.index.calls(named: "authorize") where isLARight(SyntaxFacts.receiver(of: call), model: model) {
+      // A right saved with a secret (`LARightStore.saveRight(right, identifier:, secret:)`) becomes
+      // a persisted right: the secret, not this event, is what a later authorization unlocks.
+      if let right = SyntaxFacts.receiver(of: call).flatMap(model.resolver.binding(denotedBy:)),
+        savedRights.contains(right.id)
+      {
+        continue
+      }
       let name =
         call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName ?? call.calledExpression.firstToken(
           viewMode: .sourceAccurate)!
