@@ -32,6 +32,13 @@ public struct PolicyEvaluation {
   /// The reply closure, trailing or as `reply:`; nil for the `async` form.
   public var reply: ClosureExprSyntax?
 
+  /// Whether the reply names neither `success` nor `error` (`{ _, _ in ... }`): its body runs
+  /// whatever the outcome, so the result guards nothing.
+  public var replyIgnoresResult: Bool {
+    guard let reply else { return false }
+    return SyntaxFacts.closureParameterNames(reply).allSatisfy { $0 == "_" }
+  }
+
   /// From `evaluatePolicy` to the closing parenthesis: the part of the call to report.
   public var reportRange: (start: Int, end: Int) {
     let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName

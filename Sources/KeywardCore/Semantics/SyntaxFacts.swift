@@ -206,6 +206,16 @@ public enum SyntaxFacts {
   }
 
   /// The `index`th argument of a call (trailing closures not counted).
+  /// The names a closure gives its parameters (`_` where it ignores one), or `$0`, `$1` when it
+  /// declares none.
+  public static func closureParameterNames(_ closure: ClosureExprSyntax) -> [String] {
+    guard let parameters = closure.signature?.parameterClause else { return ["$0", "$1"] }
+    switch parameters {
+    case .simpleInput(let list): return list.map(\.name.text)
+    case .parameterClause(let clause): return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+    }
+  }
+
   public static func argument(_ call: FunctionCallExprSyntax, at index: Int) -> ExprSyntax? {
     let arguments = Array(call.arguments)
     return index < arguments.count ? arguments[index].expression : nil

@@ -53,6 +53,12 @@ public struct EnrollmentChangeUnchecked: Rule {
       "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
     ],
     clean: [
+      // A permission request: the reply ignores the result, so nothing is guarded by it.
+      """
+      LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
+          self.checkStatus { completion($0) }
+      }
+      """,
       """
       context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in
           guard ok, context.evaluatedPolicyDomainState == saved else { return }
@@ -85,7 +91,8 @@ public struct EnrollmentChangeUnchecked: Rule {
     guard index.memberAccessesByName["evaluatedPolicyDomainState"] == nil,
       index.memberAccessesByName["domainState"] == nil
     else { return }
-    for evaluation in model.policyEvaluations where evaluation.policies.contains(where: \.involvesBiometrics) {
+    for evaluation in model.policyEvaluations
+    where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult {
       let binding = model.binding(of: evaluation)
       if binding == .keychainBound { continue }
       let handOff = binding.handOff

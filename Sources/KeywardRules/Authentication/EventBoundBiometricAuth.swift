@@ -164,6 +164,12 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     ],
     clean: [
+      // A permission request: the reply ignores the result, so nothing is guarded by it.
+      """
+      LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
+          self.checkStatus { completion($0) }
+      }
+      """,
       """
       func store(_ data: Data) async throws {
           let right = LARight(requirement: .biometry(fallback: .devicePasscode))
@@ -252,7 +258,8 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
-    for evaluation in model.policyEvaluations {
+    // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges it).
+    for evaluation in model.policyEvaluations where !evaluation.replyIgnoresResult {
       let range = evaluation.reportRange
       let message: String
       switch model.binding(of: evaluation) {

@@ -13,8 +13,9 @@ public struct LocalAuthFailOpen: Rule {
     description: """
       Reports access granted where authentication did not succeed: in the branch where \
       `canEvaluatePolicy` is false, where the reply's `success` is false or its `error` is set, in \
-      the `catch` of `try await evaluatePolicy`, and on `biometryNotAvailable`, `biometryNotEnrolled`, \
-      `passcodeNotSet` or `userFallback`, unless that path authenticates again. Granting is calling \
+      the `catch` of `try await evaluatePolicy`, in a reply that ignores both (`{ _, _ in ... }`), and \
+      on `biometryNotAvailable`, `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless \
+      that path authenticates again. Granting is calling \
       a completion with `true`, setting an authenticated/unlocked flag, calling an unlock or login \
       function, returning `true` (unless the function's name makes `true` the refusal, as in \
       `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
@@ -52,6 +53,11 @@ public struct LocalAuthFailOpen: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { _, _ in
+          ↓self.isUnlocked = true
+      }
+      """,
       """
       func canOpenVault() -> Bool {
           var error: NSError?
@@ -125,6 +131,12 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      // The reply ignores the result, but grants nothing: a permission request.
+      """
+      LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
+          self.checkStatus { completion($0) }
+      }
+      """,
       """
       func biometryChangedSinceEnrollment(saved: Data) -> Bool {
           let context = LAContext()
@@ -213,8 +225,14 @@ final class FailurePathFinder {
     self.model = model
     for evaluation in model.policyEvaluations {
       if let reply = evaluation.reply {
-        let names = Self.parameterNames(reply)
+        let names = SyntaxFacts.closureParameterNames(reply)
         replies[reply.id] = (names.first, names.count > 1 ? names[1] : nil)
+        if evaluation.replyIgnoresResult {
+          paths.append(
+            FailurePath(
+              region: Syntax(reply.statements),
+              situation: "whatever the outcome (the reply ignores `success` and `error`)"))
+        }
       } else if let doStatement = Self.enclosingDo(of: Syntax(evaluation.call)) {
         for clause in doStatement.catchClauses {
           paths.append(FailurePath(region: Syntax(clause.body), situation: "in the `catch` of `evaluatePolicy`"))
@@ -321,14 +339,6 @@ final class FailurePathFinder {
       current = candidate.parent
     }
     return nil
-  }
-
-  static func parameterNames(_ closure: ClosureExprSyntax) -> [String] {
-    guard let parameters = closure.signature?.parameterClause else { return ["$0", "$1"] }
-    switch parameters {
-    case .simpleInput(let list): return list.map(\.name.text)
-    case .parameterClause(let clause): return clause.parameters.map { ($0.secondName ?? $0.firstName).text }
-    }
   }
 
   static func enclosingDo(of node: Syntax) -> DoStmtSyntax? {
