@@ -197,7 +197,7 @@ public struct LocalAuthFailOpen: Rule {
         context.report(
           grant,
           message:
-            "Access is granted \(path.situation): whoever cancels the prompt or makes biometrics unavailable gets in without authenticating. Deny access here, or require a stronger authentication (the passcode on a keychain item, or the full login)."
+            "Access is granted \(path.situation): \(path.who) gets in without authenticating. Deny access here, or require a stronger authentication (the passcode on a keychain item, or the full login)."
         )
       }
     }
@@ -208,6 +208,8 @@ public struct LocalAuthFailOpen: Rule {
 struct FailurePath {
   var region: Syntax
   var situation: String
+  /// Who takes this path.
+  var who = "whoever cancels the prompt or makes biometrics unavailable"
 }
 
 /// Finds failure paths: the reply's `success` false or `error` set, `canEvaluatePolicy` false,
@@ -217,6 +219,7 @@ final class FailurePathFinder {
   private(set) var paths: [FailurePath] = []
   /// Reply closures by identity, with their `success` and `error` parameter names.
   private var replies: [SyntaxIdentifier: (success: String?, error: String?)] = [:]
+  static let noPasscode = "when the device has no passcode"
   static let unavailableCases: Set<String> = [
     "biometryNotAvailable", "biometryNotEnrolled", "passcodeNotSet", "userFallback",
   ]
@@ -280,11 +283,10 @@ final class FailurePathFinder {
       default: meaning = nil
       }
       guard let (kind, situation) = meaning else { continue }
-      if kind == .success, let whenFalse {
-        paths.append(FailurePath(region: whenFalse, situation: situation))
-      } else if kind == .failure, let whenTrue {
-        paths.append(FailurePath(region: whenTrue, situation: situation))
-      }
+      guard let region = kind == .success ? whenFalse : whenTrue else { continue }
+      var path = FailurePath(region: region, situation: situation)
+      if situation == Self.noPasscode { path.who = "on a device without a passcode, anyone holding it" }
+      paths.append(path)
     }
   }
 
@@ -316,7 +318,11 @@ final class FailurePathFinder {
     if let reply, text == reply.error { return (.failure, "when the reply reports an error") }
     if let call = unwrapped.as(FunctionCallExprSyntax.self) {
       switch SyntaxFacts.calledName(call) {
-      case "canEvaluatePolicy": return (.success, "when biometrics cannot be evaluated")
+      case "canEvaluatePolicy":
+        // `.deviceOwnerAuthentication` fails only when the device has no passcode.
+        let policies = SyntaxFacts.argument(call, at: 0).map(model.policies(of:)) ?? []
+        let passcodeOnly = !policies.isEmpty && !policies.contains(where: \.involvesBiometrics)
+        return (.success, passcodeOnly ? Self.noPasscode : "when biometrics cannot be evaluated")
       case "evaluatePolicy": return (.success, "when `evaluatePolicy` returns false")
       default: return nil
       }

@@ -1,0 +1,36 @@
+import KeywardCore
+import KeywardRules
+import Testing
+
+/// Messages that depend on what the code does, beyond the location the examples check.
+@Suite struct RuleMessageTests {
+  static func failOpenMessage(policy: String) -> [String] {
+    let code = """
+      func canOpen() -> Bool {
+          var error: NSError?
+          guard LAContext().canEvaluatePolicy(\(policy), error: &error) else { return true }
+          return false
+      }
+      """
+    return Scan.findings(code, rule: LocalAuthFailOpen.self).map(\.message)
+  }
+
+  @Test func failOpenSaysWhoTakesThePath() {
+    let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
+    let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")
+    #expect(passcode.count == 1 && biometrics.count == 1)
+    #expect(passcode.allSatisfy { $0.contains("when the device has no passcode: on a device without a passcode") })
+    #expect(biometrics.allSatisfy { $0.contains("when biometrics cannot be evaluated: whoever cancels the prompt") })
+  }
+
+  @Test func failOpenSaysAReplyIgnoresTheResult() {
+    let code = """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { _, _ in
+          self.isUnlocked = true
+      }
+      """
+    let messages = Scan.findings(code, rule: LocalAuthFailOpen.self).map(\.message)
+    #expect(messages.count == 1)
+    #expect(messages.allSatisfy { $0.contains("whatever the outcome (the reply ignores `success` and `error`)") })
+  }
+}
