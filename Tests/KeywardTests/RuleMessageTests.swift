@@ -21,6 +21,9 @@ import Testing
     #expect(passcode.count == 1 && biometrics.count == 1)
     #expect(passcode.allSatisfy { $0.contains("when the device has no passcode: on a device without a passcode") })
     #expect(biometrics.allSatisfy { $0.contains("when biometrics cannot be evaluated: whoever cancels the prompt") })
+    // A watch policy fails without a paired watch, not without a passcode.
+    let watch = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithWatch")
+    #expect(watch.count == 1 && watch.allSatisfy { !$0.contains("no passcode") })
   }
 
   @Test func failOpenSaysAReplyIgnoresTheResult() {

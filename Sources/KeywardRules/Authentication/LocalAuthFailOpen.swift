@@ -319,9 +319,10 @@ final class FailurePathFinder {
     if let call = unwrapped.as(FunctionCallExprSyntax.self) {
       switch SyntaxFacts.calledName(call) {
       case "canEvaluatePolicy":
-        // `.deviceOwnerAuthentication` fails only when the device has no passcode.
+        // `.deviceOwnerAuthentication` (raw 2) fails only when the device has no passcode; the
+        // watch and companion policies fail without their device.
         let policies = SyntaxFacts.argument(call, at: 0).map(model.policies(of:)) ?? []
-        let passcodeOnly = !policies.isEmpty && !policies.contains(where: \.involvesBiometrics)
+        let passcodeOnly = !policies.isEmpty && policies.allSatisfy { $0.rawValue == 2 }
         return (.success, passcodeOnly ? Self.noPasscode : "when biometrics cannot be evaluated")
       case "evaluatePolicy": return (.success, "when `evaluatePolicy` returns false")
       default: return nil
