@@ -288,14 +288,12 @@ public struct EventBoundBiometricAuth: Rule {
       model.index.calls(named: "saveRight").compactMap { save in
         save.arguments.first.flatMap { model.resolver.binding(denotedBy: $0.expression)?.id }
       })
-    for call in model.index.calls(named: "authorize") where isLARight(SyntaxFacts.receiver(of: call), model: model) {
+    for call in model.index.calls(named: "authorize") {
+      let receiver = SyntaxFacts.receiver(of: call)
+      guard isLARight(receiver, model: model) else { continue }
       // A right saved with a secret (`LARightStore.saveRight(right, identifier:, secret:)`) becomes
       // a persisted right: the secret, not this event, is what a later authorization unlocks.
-      if let right = SyntaxFacts.receiver(of: call).flatMap(model.resolver.binding(denotedBy:)),
-        savedRights.contains(right.id)
-      {
-        continue
-      }
+      if let right = receiver.flatMap(model.resolver.binding(denotedBy:)), savedRights.contains(right.id) { continue }
       let name =
         call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName ?? call.calledExpression.firstToken(
           viewMode: .sourceAccurate)!

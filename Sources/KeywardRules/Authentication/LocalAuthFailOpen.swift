@@ -208,8 +208,13 @@ public struct LocalAuthFailOpen: Rule {
 struct FailurePath {
   var region: Syntax
   var situation: String
-  /// Who takes this path.
-  var who = "whoever cancels the prompt or makes biometrics unavailable"
+
+  /// Who takes this path: a passcode-policy check fails only on a device without one.
+  var who: String {
+    situation == FailurePathFinder.noPasscode
+      ? "on a device without a passcode, anyone holding it"
+      : "whoever cancels the prompt or makes biometrics unavailable"
+  }
 }
 
 /// Finds failure paths: the reply's `success` false or `error` set, `canEvaluatePolicy` false,
@@ -284,9 +289,7 @@ final class FailurePathFinder {
       }
       guard let (kind, situation) = meaning else { continue }
       guard let region = kind == .success ? whenFalse : whenTrue else { continue }
-      var path = FailurePath(region: region, situation: situation)
-      if situation == Self.noPasscode { path.who = "on a device without a passcode, anyone holding it" }
-      paths.append(path)
+      paths.append(FailurePath(region: region, situation: situation))
     }
   }
 
