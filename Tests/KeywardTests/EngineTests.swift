@@ -27,7 +27,7 @@ import Testing
     try write(
       [0x6C, 0x65, 0x74, 0x20, 0xC3, 0x28] + Array(Self.finding.utf8), to: root.appendingPathComponent("Latin.swift"))
     try write([], to: root.appendingPathComponent("Empty.swift"))
-    try write(Array("func broken( {\n\(Self.finding)\n".utf8), to: root.appendingPathComponent("Broken.swift"))
+    try write(Array("\(Self.finding)\nfunc broken( {\n".utf8), to: root.appendingPathComponent("Broken.swift"))
     try FileManager.default.createSymbolicLink(
       atPath: root.appendingPathComponent("Dangling.swift").path, withDestinationPath: "/no/such/file.swift")
     try FileManager.default.createDirectory(

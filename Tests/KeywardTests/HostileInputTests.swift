@@ -91,7 +91,7 @@ import Testing
       ("App/Good.swift", Array(finding.utf8)),
       ("App/Binary.swift", [0, 1, 2, 0xFF, 0, 0x41]),
       ("App/Latin1.swift", Array("let café = 1\n".utf8.map { $0 == 0xC3 ? 0xE9 : $0 }.filter { $0 != 0xA9 })),
-      ("App/Broken.swift", Array("func broken( {\n\(finding)".utf8)),
+      ("App/Broken.swift", Array("\(finding)func broken( {\n".utf8)),
       ("App/CRLF.swift", Array("// ü\n\(finding)".replacingOccurrences(of: "\n", with: "\r\n").utf8)),
       ("App/Bracket.swift", Array((finding + String(repeating: "[", count: 40)).utf8)),
       (

@@ -11,7 +11,8 @@ import Testing
   func flaggedExampleIsFoundAtItsMarkers(_ testCase: ExampleCase) {
     let (code, markers) = testCase.example.withoutMarkers
     #expect(!markers.isEmpty, "a flagged example needs at least one ↓ marker")
-    let findings = Scan.findings(code, rule: testCase.rule, options: testCase.example.options)
+    let findings = Scan.findings(
+      code, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
     #expect(findings.map(\.location.start.offset).sorted() == markers.sorted(), "\(code)")
     #expect(findings.allSatisfy { $0.ruleId == testCase.ruleID })
     for finding in findings {
@@ -23,7 +24,8 @@ import Testing
   @Test(arguments: ExampleCase.all("clean"))
   func cleanExampleHasNoFinding(_ testCase: ExampleCase) {
     let code = testCase.example.withoutMarkers.code
-    let findings = Scan.findings(code, rule: testCase.rule, options: testCase.example.options)
+    let findings = Scan.findings(
+      code, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
     #expect(findings.isEmpty, "\(findings.map(\.message))")
   }
 
@@ -35,7 +37,10 @@ import Testing
       "/*\n\(code)\n*/\n",
       code.split(separator: "\n", omittingEmptySubsequences: false).map { "// \($0)" }.joined(separator: "\n"),
     ] {
-      #expect(Scan.findings(wrapped, rule: testCase.rule, options: testCase.example.options).isEmpty, "\(wrapped)")
+      #expect(
+        Scan.findings(
+          wrapped, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile
+        ).isEmpty, "\(wrapped)")
     }
   }
 
@@ -43,16 +48,20 @@ import Testing
   func flaggedExampleInAStringIsNotFound(_ testCase: ExampleCase) {
     let code = testCase.example.withoutMarkers.code
     let wrapped = Scan.wrappedInString(code, language: testCase.rule.language)
-    #expect(Scan.findings(wrapped, rule: testCase.rule, options: testCase.example.options).isEmpty, "\(wrapped)")
+    #expect(
+      Scan.findings(wrapped, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
+        .isEmpty, "\(wrapped)")
   }
 
   @Test(arguments: ExampleCase.all("flagged"))
   func positionsStayExactAfterMultiByteText(_ testCase: ExampleCase) {
     let (code, _) = testCase.example.withoutMarkers
-    let plain = Scan.findings(code, rule: testCase.rule, options: testCase.example.options)
+    let plain = Scan.findings(
+      code, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
     // A line of multi-byte characters above: lines shift by one, columns stay.
     let lineAbove = "let keys = \"🔑🔐 clé ключ 鍵\"\n"
-    let shifted = Scan.findings(lineAbove + code, rule: testCase.rule, options: testCase.example.options)
+    let shifted = Scan.findings(
+      lineAbove + code, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
     #expect(shifted.count == plain.count)
     for (before, after) in zip(plain, shifted) {
       #expect(after.location.start.line == before.location.start.line + 1)
@@ -62,7 +71,8 @@ import Testing
     }
     // Multi-byte text before the finding on its own line: byte and UTF-16 columns shift apart.
     let inline = "/* 🔑 é */ "
-    let sameLine = Scan.findings(inline + code, rule: testCase.rule, options: testCase.example.options)
+    let sameLine = Scan.findings(
+      inline + code, rule: testCase.rule, options: testCase.example.options, profile: testCase.example.profile)
     #expect(sameLine.count == plain.count)
     for (before, after) in zip(plain, sameLine) where before.location.start.line == 1 {
       #expect(after.location.start.column == before.location.start.column + inline.utf8.count)

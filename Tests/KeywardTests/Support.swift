@@ -27,9 +27,12 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
 
 enum Scan {
   /// Scans `code` with one rule configured with `options`, through the real file scanner.
-  static func findings(_ code: String, rule: any Rule.Type, options: [String: OptionValue] = [:]) -> [Finding] {
+  static func findings(
+    _ code: String, rule: any Rule.Type, options: [String: OptionValue] = [:], profile: Profile = .standard
+  ) -> [Finding] {
     let configured = ConfiguredRule(
-      rule: rule, options: RuleOptions(specs: rule.options, overrides: options), severity: rule.metadata.severity)
+      rule: rule, options: RuleOptions(specs: rule.options, overrides: options, profile: profile),
+      severity: rule.metadata.severity)
     // Rules about suppressions judge directives for the other rules, so those run too.
     let others =
       rule.metadata.id.hasPrefix("keyward.")

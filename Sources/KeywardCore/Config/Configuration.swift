@@ -52,7 +52,7 @@ public struct Configuration: Sendable {
       let settings = rules[rule.metadata.id] ?? RuleSettings()
       guard isEnabled(rule) else { return nil }
       return ConfiguredRule(
-        rule: rule, options: RuleOptions(specs: rule.options, overrides: settings.options),
+        rule: rule, options: RuleOptions(specs: rule.options, overrides: settings.options, profile: profile),
         severity: settings.severity ?? rule.metadata.severity, wrappers: wrappers)
     }
   }

@@ -10,11 +10,17 @@ public struct RuleExample: Sendable, Hashable, ExpressibleByStringLiteral {
   /// Set for examples that are comments themselves (suppression directives), which stay what
   /// they are when wrapped in another comment.
   public var skipCommentWrapping: Bool
+  /// The profile the example is judged under: `strict` for findings only that profile reports.
+  public var profile: Profile
 
-  public init(_ code: String, options: [String: OptionValue] = [:], skipCommentWrapping: Bool = false) {
+  public init(
+    _ code: String, options: [String: OptionValue] = [:], skipCommentWrapping: Bool = false,
+    profile: Profile = .standard
+  ) {
     self.code = code
     self.options = options
     self.skipCommentWrapping = skipCommentWrapping
+    self.profile = profile
   }
 
   public init(stringLiteral value: String) { self.init(value) }

@@ -45,11 +45,19 @@ public struct OptionSpec: Sendable, Hashable {
 public struct RuleOptions: Sendable, Hashable {
   private var values: [String: OptionValue]
 
-  public init(specs: [OptionSpec], overrides: [String: OptionValue] = [:]) {
+  /// The scan's profile: under `strict`, rules also report findings whose evidence is weak
+  /// (an item synchronized with no sign that it holds a secret).
+  public var profile: Profile
+
+  public init(specs: [OptionSpec], overrides: [String: OptionValue] = [:], profile: Profile = .standard) {
     var values: [String: OptionValue] = [:]
     for spec in specs { values[spec.key] = overrides[spec.key] ?? spec.defaultValue }
     self.values = values
+    self.profile = profile
   }
+
+  /// Whether findings without direct evidence are wanted (the strict profile).
+  public var reportsWeakEvidence: Bool { profile >= .strict }
 
   public subscript(key: String) -> OptionValue? { values[key] }
 
@@ -70,6 +78,6 @@ public struct RuleOptions: Sendable, Hashable {
 
   /// A stable text form, used where options must be part of a key (caches, tests).
   public var canonicalDescription: String {
-    values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: ";")
+    (values.keys.sorted().map { "\($0)=\(values[$0]!)" } + ["profile=\(profile.rawValue)"]).joined(separator: ";")
   }
 }

@@ -8,6 +8,12 @@ public struct ResolvedValue {
   public var isConditional: Bool
   /// The place where the value was used, when it was reached through a name declared elsewhere.
   public var reachedThroughName: Bool
+  /// Where a mapping table's case was chosen (`.always` in `save(x, protection: .always)`),
+  /// when the value came out of one: the choice is the weakness, not the table offering it.
+  public var choice: ExprSyntax? = nil
+
+  /// Where a finding about the value belongs: the choice, else the value itself.
+  public var reportedExpression: ExprSyntax { choice ?? expression }
 }
 
 /// Resolves an expression to the expressions its value may come from, within one file: local,
@@ -195,9 +201,11 @@ public final class ConstantResolver {
         return
       }
       if let member = expression.as(MemberAccessExprSyntax.self), let switched = resolver.switchedValues(of: member) {
-        for value in switched {
+        for (value, choice) in switched {
+          let before = results.count
           collect(
             [value][...], conditional: conditional || switched.count > 1, throughName: true, depth: depth + 1)
+          for index in before..<results.count where results[index].choice == nil { results[index].choice = choice }
         }
         return
       }

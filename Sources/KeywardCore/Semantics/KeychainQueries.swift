@@ -13,6 +13,15 @@ public struct KeychainQuery {
   public var removals: [KeychainAttributeWrite] = []
   /// `SecItemAdd`, `SecItemUpdate`, `SecItemCopyMatching`, `SecItemDelete`, `SecKeyCreateRandomKey`.
   public var operations: [FunctionCallExprSyntax]
+  /// What the Security calls taking the dictionary do with it, including the calls taking a
+  /// dictionary it is nested in (`kSecPrivateKeyAttrs`).
+  public var roles: Set<QueryRole> = []
+  /// Where the dictionary goes, as far as the file shows.
+  public var storage: QueryStorage = .unknown
+
+  /// Whether the attributes may end up on a stored item: rules about stored items skip the rest
+  /// (a search for old `kSecAttrAccessibleAlways` items in a migration stores nothing).
+  public var mayStore: Bool { storage.mayStore }
 
   public func writes(forKey key: String) -> [KeychainAttributeWrite] { writes.filter { $0.key == key } }
 
@@ -31,13 +40,6 @@ public struct KeychainQuery {
     writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
       .map(\.expression).filter(SyntaxFacts.isTrue)
   }
-}
-
-public enum KeychainOperations {
-  /// Calls whose first argument is a keychain query or attribute dictionary.
-  public static let names = [
-    "SecItemAdd", "SecItemUpdate", "SecItemCopyMatching", "SecItemDelete", "SecKeyCreateRandomKey",
-  ]
 }
 
 extension SemanticModel {
@@ -88,12 +90,26 @@ extension SemanticModel {
     for removal in KeychainKeys.removals(in: index, resolver: resolver) {
       queries[cachedIdentity(of: removal.container)]!.removals.append(removal)
     }
-    for name in KeychainOperations.names {
+    for (name, positions) in QueryRole.calls.sorted(by: { $0.key < $1.key }) {
       for call in index.calls(named: name) {
-        guard let first = SyntaxFacts.argument(call, at: 0) else { continue }
-        queries[identity(of: Syntax(first))]!.operations.append(call)
+        for (position, role) in positions {
+          guard let argument = SyntaxFacts.argument(call, at: position) else { continue }
+          let id = identity(of: Syntax(argument))
+          queries[id]!.operations.append(call)
+          queries[id]!.roles.insert(role)
+        }
       }
     }
+    // Key-pair attributes (`kSecPrivateKeyAttrs: [...]`) take the role of the query holding them.
+    for _ in 0..<2 {
+      for id in order {
+        let roles = queries[id]!.roles
+        for write in queries[id]!.writes where QueryRole.nestingKeys.contains(write.key) && !roles.isEmpty {
+          queries[identity(of: Syntax(SequenceShape.unwrapCasts(write.value)))]!.roles.formUnion(roles)
+        }
+      }
+    }
+    for id in order { queries[id]!.storage = storage(of: queries[id]!) }
     return order.map { queries[$0]! }
   }
 

@@ -65,6 +65,12 @@ public final class SemanticModel {
     keychainWrites.filter { $0.key == key }
   }
 
+  /// Attributes written under `key` into dictionaries that may be stored: not those only
+  /// searched (a read, a delete, an update's match query), compared, or built and left unused.
+  public func storedKeychainWrites(forKey key: String) -> [KeychainAttributeWrite] {
+    keychainQueries.filter(\.mayStore).flatMap { $0.writes(forKey: key) }.sorted { $0.node.position < $1.node.position }
+  }
+
   /// Calls of `SecAccessControlCreateWithFlags`, the sink of both accessibility and flags.
   public var accessControlCreations: [FunctionCallExprSyntax] {
     index.calls(named: "SecAccessControlCreateWithFlags")

@@ -13,14 +13,92 @@ public enum SensitiveNames {
     key: "sensitiveNamePatterns", summary: "Case-insensitive fragments of names that suggest a secret.",
     defaultValue: .strings(defaultPatterns))
 
-  /// Whether `text`, lowercased with `-` and spaces read as `_`, contains a pattern.
+  /// Words that make a name that shares a word with secrets mean something else: a flag, count,
+  /// date or label about the secret (`isPasswordSet`, `pinAttempts`, `passwordHint`), or a
+  /// public value (`publicKey`, a canary).
+  public static let notSecretWords: Set<String> = [
+    // Flags and states.
+    "is", "has", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable", "disable",
+    "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed", "migrated",
+    "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style", "policy",
+    "option", "options", "setting", "settings", "preference", "preferences",
+    // Counts, times and descriptions.
+    "length", "count", "attempts", "attempt", "retries", "retry", "failures", "failed", "expiry", "expiration",
+    "expires", "expire", "date", "time", "timestamp", "timeout", "interval", "duration", "last", "updated", "created",
+    "hint", "prompt", "reminder", "strength", "format", "version", "requirement", "requirements", "complexity",
+    "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue", "url",
+    "endpoint", "salt", "canary", "dummy", "sample", "example", "public", "pub", "certificate", "cert",
+  ]
+
+  /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit
+  /// `changeToken`, a page cursor, a crypto asset (`tokenBalance`, `tokenAddress`).
+  public static let notCredentialTokenWords: Set<String> = [
+    "device", "push", "apns", "fcm", "firebase", "notification", "notifications", "voip", "registration", "sync",
+    "change", "page", "next", "continuation", "cursor", "pagination", "balance", "balances", "address", "symbol",
+    "contract", "decimals", "amount", "price", "market", "asset", "assets", "erc20", "coin", "nft", "supply",
+    "icon", "logo", "list",
+  ]
+
+  /// Whether `text`, lowercased with `-` and spaces read as `_`, contains a pattern, and its
+  /// other words do not make it mean something that is not a secret.
   public static func matches(_ text: String, patterns: [String]) -> Bool {
     let folded = text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
     let joined = folded.replacingOccurrences(of: "_", with: "")
-    return patterns.contains { pattern in
-      let lowered = pattern.lowercased()
-      return folded.contains(lowered) || joined.contains(lowered)
+    let named = patterns.map { $0.lowercased() }.filter { folded.contains($0) || joined.contains($0) }
+    guard !named.isEmpty else { return false }
+    let words = nameWords(text)
+    if words.contains(where: notSecretWords.contains) { return false }
+    return !(named.allSatisfy { $0 == "token" } && words.contains(where: notCredentialTokenWords.contains))
+  }
+
+  /// The lowercased words of an identifier or key: `isPasswordSet` → is, password, set;
+  /// `APNSToken` → apns, token; `refresh_token` → refresh, token.
+  public static func nameWords(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    let characters = Array(text)
+    for (index, character) in characters.enumerated() {
+      guard character.isLetter || character.isNumber else {
+        if !current.isEmpty { words.append(current.lowercased()) }
+        current = ""
+        continue
+      }
+      if let previous = current.last {
+        let next = index + 1 < characters.count ? characters[index + 1] : nil
+        let startsWord =
+          (character.isUppercase && previous.isLowercase)
+          || (character.isUppercase && previous.isUppercase && next?.isLowercase == true)
+          || (character.isNumber != previous.isNumber
+            && !(previous.isLetter && character.isNumber && current.count <= 3))
+        if startsWord {
+          words.append(current.lowercased())
+          current = ""
+        }
+      }
+      current.append(character)
     }
+    if !current.isEmpty { words.append(current.lowercased()) }
+    return words
+  }
+
+  /// Whether every value an expression may hold is a flag, number, date or nothing: whatever its
+  /// name, such a value is not a secret (`set(true, forKey: "passcodeEnabled")`).
+  public static func holdsPlainValue(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
+    let values = model.resolver.values(of: expression)
+    return !values.isEmpty
+      && values.allSatisfy { value in
+        let leaf = SequenceShape.unwrap(value.expression)
+        if leaf.is(BooleanLiteralExprSyntax.self) || leaf.is(IntegerLiteralExprSyntax.self)
+          || leaf.is(FloatLiteralExprSyntax.self) || leaf.is(NilLiteralExprSyntax.self)
+        {
+          return true
+        }
+        if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
+          return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name)
+        }
+        let type = model.resolver.binding(denotedBy: leaf)?.typeName
+        return type.map { ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "UInt"].contains($0) } ?? false
+      }
   }
 
   /// The names and strings an expression is made of that could reveal what it holds: string
@@ -30,16 +108,13 @@ public enum SensitiveNames {
     for value in model.resolver.values(of: expression) {
       if let text = SyntaxFacts.stringLiteralValue(value.expression) { words.append(text) }
     }
-    for token in expression.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifierLike {
-      words.append(token.text)
+    // Names it is read from, and strings inside it (`Identifier(nonEmpty: "tokens")`).
+    for token in expression.tokens(viewMode: .sourceAccurate) {
+      switch token.tokenKind {
+      case .identifier, .stringSegment: words.append(token.text)
+      default: continue
+      }
     }
     return words
-  }
-}
-
-extension TokenKind {
-  var isIdentifierLike: Bool {
-    if case .identifier = self { return true }
-    return false
   }
 }

@@ -4,21 +4,26 @@ import SwiftSyntax
 /// property of an enum this file declares whose getter switches over `self`. Hand-written
 /// keychain wrappers name accessibility classes this way.
 extension ConstantResolver {
-  /// The values `member` may have: those returned for the cases its base may be (followed
-  /// through constants, parameters' defaults and the arguments of the file's calls), or for
-  /// every case when that is not known. Nil when `member` is not such a property.
-  func switchedValues(of member: MemberAccessExprSyntax) -> [ExprSyntax]? {
+  /// The values `member` may have, each with the case expression that chose it: those returned
+  /// for the cases its base may be (followed through constants, parameters' defaults and the
+  /// arguments of the file's calls). When the cases are not known, none: the enum is a mapping
+  /// table that offers every value, and the choice is made where the file cannot see it. Nil
+  /// when `member` is not such a property.
+  func switchedValues(of member: MemberAccessExprSyntax) -> [(value: ExprSyntax, choice: ExprSyntax)]? {
     guard let base = member.base, let property = switchingProperty(named: member.declName.baseName.text) else {
       return nil
     }
     var visited: Set<SyntaxIdentifier> = []
-    guard let cases = caseNames(of: base, enumName: property.enumName, visited: &visited) else {
-      return property.returnsByCase.flatMap(\.values) + property.defaultReturns
-    }
-    return cases.flatMap { name in
-      property.returnsByCase.first { $0.names.contains(name) }?.values ?? property.defaultReturns
+    guard let cases = caseNames(of: base, enumName: property.enumName, visited: &visited) else { return [] }
+    return cases.flatMap { chosen in
+      (property.returnsByCase.first { $0.names.contains(chosen.name) }?.values ?? property.defaultReturns).map {
+        ($0, chosen.choice)
+      }
     }
   }
+
+  /// A case name and the expression that names it (`.always` in a call).
+  typealias CaseChoice = (name: String, choice: ExprSyntax)
 
   private struct SwitchingProperty {
     var enumName: String
@@ -73,12 +78,12 @@ extension ConstantResolver {
   /// The cases of `enumName` that `expression` may be, or nil when some value is not known.
   /// A parameter may be its default or any argument of the file's calls of its function.
   private func caseNames(of expression: ExprSyntax, enumName: String, visited: inout Set<SyntaxIdentifier>)
-    -> [String]?
+    -> [CaseChoice]?
   {
     if let parameter = binding(denotedBy: SequenceShape.unwrap(expression)), parameter.kind == .parameter {
       return caseNames(ofParameter: parameter, enumName: enumName, visited: &visited)
     }
-    var names: [String] = []
+    var names: [CaseChoice] = []
     for value in values(of: expression) {
       let leaf = value.expression
       let parameter =
@@ -87,7 +92,7 @@ extension ConstantResolver {
         guard let more = caseNames(ofParameter: parameter, enumName: enumName, visited: &visited) else { return nil }
         names += more
       } else if let name = Self.caseName(leaf, enumName: enumName) {
-        names.append(name)
+        names.append((name, leaf))
       } else {
         return nil
       }
@@ -96,15 +101,16 @@ extension ConstantResolver {
   }
 
   private func caseNames(ofParameter parameter: Binding, enumName: String, visited: inout Set<SyntaxIdentifier>)
-    -> [String]?
+    -> [CaseChoice]?
   {
     // A parameter already being followed adds nothing new (recursive calls).
     guard visited.insert(parameter.id).inserted else { return [] }
     guard visited.count < Self.maximumDepth else { return nil }
-    var names: [String] = []
+    var names: [CaseChoice] = []
     if let initializer = parameter.initializer {
-      guard let name = Self.caseName(SequenceShape.unwrap(initializer), enumName: enumName) else { return nil }
-      names.append(name)
+      let unwrapped = SequenceShape.unwrap(initializer)
+      guard let name = Self.caseName(unwrapped, enumName: enumName) else { return nil }
+      names.append((name, unwrapped))
     }
     let arguments = arguments(passedTo: parameter)
     if parameter.initializer == nil && arguments.isEmpty { return nil }

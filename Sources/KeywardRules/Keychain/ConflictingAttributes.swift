@@ -72,9 +72,50 @@ public struct ConflictingAttributes: Rule {
       query.removeValue(forKey: kSecAttrAccessible as String)
       query[↓kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
       """,
+      // The access control is added on one path only; the class stays on every path.
+      """
+      func save(_ data: Data, access: SecAccessControl?) {
+          var query: [String: Any] = [kSecValueData as String: data,
+                                      ↓kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+          if let access { query[kSecAttrAccessControl as String] = access }
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """,
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]",
+      // Set in the two branches of one choice: never together.
+      """
+      func save(_ data: Data, access: SecAccessControl?) {
+          var query: [String: Any] = [kSecValueData as String: data]
+          if let access {
+              query[kSecAttrAccessControl as String] = access
+          } else {
+              query[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          }
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """,
+      """
+      func attributes(for level: Level, access: SecAccessControl) -> [String: Any] {
+          var query: [String: Any] = [kSecAttrSynchronizable as String: true]
+          switch level {
+          case .protected:
+              query[kSecAttrAccessControl as String] = access
+          case .background:
+              query[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+          }
+          return query
+      }
+      """,
+      // A search stores nothing.
+      """
+      func find(access: SecAccessControl) {
+          let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
+                                      kSecAttrAccessControl as String: access]
+          SecItemCopyMatching(query as CFDictionary, nil)
+      }
+      """,
       "let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock, kSecAttrSynchronizable as String: true]",
       """
       let a: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
@@ -117,23 +158,26 @@ public struct ConflictingAttributes: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     reportValuesOfOtherAttributes(context)
-    for query in model.keychainQueries {
-      if query.has("kSecAttrAccessControl") {
-        // `query.removeValue(forKey: kSecAttrAccessible)` before the add: swapped, not combined.
-        for write in query.writes(forKey: "kSecAttrAccessible") where !query.isRemoved(after: write) {
-          context.report(
-            write.keyExpression,
-            message:
-              "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute.",
-            related: query.writes(forKey: "kSecAttrAccessControl").map {
-              (context.offset(of: $0.keyExpression), "access control set here")
-            })
+    for query in model.keychainQueries where query.mayStore {
+      // `query.removeValue(forKey: kSecAttrAccessible)` before the add: swapped, not combined;
+      // set in the `if` and the `else`: never together.
+      for write in query.writes(forKey: "kSecAttrAccessible") where !query.isRemoved(after: write) {
+        let controls = query.writes(forKey: "kSecAttrAccessControl").filter {
+          !BranchFacts.neverRunTogether($0.node, write.node)
         }
+        guard !controls.isEmpty else { continue }
+        context.report(
+          write.keyExpression,
+          message:
+            "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute.",
+          related: controls.map { (context.offset(of: $0.keyExpression), "access control set here") })
       }
-      let deviceOnly = query.writes(forKey: "kSecAttrAccessible").flatMap { model.resolver.values(of: $0.value) }
-        .compactMap { AccessibilityClass.denoted(by: $0.expression)?.value }.filter(\.isThisDeviceOnly)
-      guard let accessibility = deviceOnly.first else { continue }
       for value in query.synchronizableTrueValues(in: model) {
+        let deviceOnly = query.writes(forKey: "kSecAttrAccessible").filter {
+          !BranchFacts.neverRunTogether($0.node, value)
+        }.flatMap { model.resolver.values(of: $0.value) }
+          .compactMap { AccessibilityClass.denoted(by: $0.expression)?.value }.filter(\.isThisDeviceOnly)
+        guard let accessibility = deviceOnly.first else { continue }
         context.report(
           value,
           message:

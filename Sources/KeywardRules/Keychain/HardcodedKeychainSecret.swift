@@ -63,7 +63,7 @@ public struct HardcodedKeychainSecret: Rule {
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "v_Data"] }
 
   public static func check(_ context: RuleContext) {
-    for write in context.model.keychainWrites(forKey: "kSecValueData") {
+    for write in context.model.storedKeychainWrites(forKey: "kSecValueData") {
       for literal in literals(in: write.value, model: context.model) {
         context.report(
           literal,

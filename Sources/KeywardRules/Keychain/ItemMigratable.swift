@@ -53,10 +53,7 @@ public struct ItemMigratable: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     var values: [ExprSyntax] = []
-    for query in model.keychainQueries
-    where query.has("kSecValueData") || query.isUsed(by: "SecItemAdd") || query.isUsed(by: "SecItemUpdate") {
-      values += query.writes(forKey: "kSecAttrAccessible").map(\.value)
-    }
+    values += model.storedKeychainWrites(forKey: "kSecAttrAccessible").map(\.value)
     values += model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 1) }
     for value in values.flatMap({ model.resolver.values(of: $0) }) {
       guard let (accessibility, isRaw) = AccessibilityClass.denoted(by: value.expression),

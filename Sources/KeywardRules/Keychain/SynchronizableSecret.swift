@@ -75,17 +75,39 @@ public struct SynchronizableSecret: Rule {
       import SwiftKeychainWrapper
       KeychainWrapper.standard.set(token, forKey: "authToken", isSynchronizable: ↓true)
       """,
-      """
-      import KeychainSwift
-      let keychain = KeychainSwift()
-      keychain.synchronizable = ↓true
-      """,
+      // No sign of a secret: reported under the strict profile only.
+      RuleExample(
+        """
+        import KeychainSwift
+        let keychain = KeychainSwift()
+        keychain.synchronizable = ↓true
+        """, profile: .strict),
       """
       import Valet
       let valet = ↓Valet.iCloudValet(with: Identifier(nonEmpty: "tokens")!, accessibility: .whenUnlocked)
       """,
+      RuleExample(
+        """
+        import Valet
+        let valet = ↓Valet.iCloudValet(with: Identifier(nonEmpty: "settings")!, accessibility: .whenUnlocked)
+        """, profile: .strict),
     ],
     clean: [
+      """
+      import KeychainSwift
+      let keychain = KeychainSwift()
+      keychain.synchronizable = true
+      """,
+      // Push device tokens and CloudKit change tokens are not credentials.
+      """
+      let item: [String: Any] = [kSecAttrAccount as String: "apnsDeviceToken", kSecValueData as String: data,
+                                 kSecAttrSynchronizable as String: true]
+      SecItemAdd(item as CFDictionary, nil)
+      """,
+      """
+      let item: [String: Any] = [kSecAttrAccount as String: "serverChangeToken", kSecValueData as String: data,
+                                 kSecAttrSynchronizable as String: true]
+      """,
       """
       import SwiftKeychainWrapper
       KeychainWrapper.standard.set(token, forKey: "authToken", isSynchronizable: false)
@@ -111,11 +133,7 @@ public struct SynchronizableSecret: Rule {
   public static func check(_ context: RuleContext) {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let model = context.model
-    for query in model.keychainQueries {
-      guard
-        query.has("kSecValueData") || query.isUsed(by: "SecItemAdd") || query.isUsed(by: "SecItemUpdate")
-          || query.isUsed(by: "SecKeyCreateRandomKey")
-      else { continue }
+    for query in model.keychainQueries where query.mayStore {
       let secret = holdsSecret(query, patterns: patterns, model: model)
       guard let reason = secret else { continue }
       for value in query.synchronizableTrueValues(in: model) {
@@ -123,15 +141,28 @@ public struct SynchronizableSecret: Rule {
       }
     }
     for value in model.wrapperValues(.synchronizable) {
-      let words = value.call.map { call in
-        call.arguments.flatMap { SensitiveNames.words(in: $0.expression, model: model) }
-      }
+      let calls = value.call.map { [$0] } ?? callsOnReceiver(assignedBy: value.expression, model: model)
+      let words: [String]? =
+        calls.isEmpty
+        ? nil : calls.flatMap { $0.arguments.flatMap { SensitiveNames.words(in: $0.expression, model: model) } }
       let named = words?.first { SensitiveNames.matches($0, patterns: patterns) }
+      // Without a sign of a secret, a synchronized item is a choice, not a finding, unless strict.
+      guard named != nil || context.options.reportsWeakEvidence else { continue }
       context.report(
         value.expression,
         message: message(reason: named.map { "a secret (`\($0)`)" } ?? "what \(value.library) stores"),
         confidence: named == nil ? .low : nil)
     }
+  }
+
+  /// For a setting made by assignment (`box.synchronizable = true`), the calls on the same
+  /// receiver (`box.set(token, forKey: "authToken")`): what they store tells whether it is secret.
+  static func callsOnReceiver(assignedBy value: ExprSyntax, model: SemanticModel) -> [FunctionCallExprSyntax] {
+    guard let list = ValueUse.outermostHolder(of: Syntax(value)).parent?.as(ExprListSyntax.self),
+      let target = list.first?.as(MemberAccessExprSyntax.self), let base = target.base,
+      let receiver = SyntaxFacts.storageName(base)
+    else { return [] }
+    return (model.index.memberCallsByReceiver[receiver] ?? []).map(\.call)
   }
 
   static func message(reason: String) -> String {

@@ -119,6 +119,7 @@ public struct WeakKeychainAccessibility: Rule {
           let key = kSecAttrAccessible as String
           var query: [String: Any] = [kSecValueData as String: data]
           query[key] = level
+          SecItemAdd(query as CFDictionary, nil)
       }
       """,
       "query[kSecAttrAccessible as String] = background ? ↓kSecAttrAccessibleAlways : kSecAttrAccessibleWhenUnlocked",
@@ -144,7 +145,31 @@ public struct WeakKeychainAccessibility: Rule {
       let store = UICKeyChainStore(service: "com.example.app")
       store.accessibility = ↓.always
       """,
-      RuleExample(protectionChoice(cache: ".always", marker: "↓")),
+      RuleExample(protectionChoice(cache: "↓.always")),
+      // The attributes of an update are stored.
+      """
+      func relax(_ match: [String: Any]) {
+          let attributes: [String: Any] = [kSecAttrAccessible as String: ↓kSecAttrAccessibleAlways]
+          SecItemUpdate(match as CFDictionary, attributes as CFDictionary)
+      }
+      """,
+      // Key-pair attributes take the role of the key generation holding them.
+      """
+      func makeKey() -> SecKey? {
+          let privateAttributes: [String: Any] = [kSecAttrIsPermanent as String: true,
+                                                  kSecAttrAccessible as String: ↓kSecAttrAccessibleAlways]
+          let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                           kSecPrivateKeyAttrs as String: privateAttributes]
+          return SecKeyCreateRandomKey(attributes as CFDictionary, nil)
+      }
+      """,
+      // Handed to code the file does not show: it may be stored.
+      """
+      func save(_ data: Data, in store: ItemStore) {
+          let item: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: ↓kSecAttrAccessibleAlways]
+          store.add(item)
+      }
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
@@ -175,8 +200,68 @@ public struct WeakKeychainAccessibility: Rule {
       import KeychainAccess
       let keychain = Keychain(service: "com.example.app").accessibility(.afterFirstUnlockThisDeviceOnly)
       """,
+      // A migration searches for items stored with the old class, to store them again.
+      """
+      func upgradeLegacyItems() {
+          let legacy: [String: Any] = [
+              kSecClass as String: kSecClassGenericPassword,
+              kSecAttrAccessible as String: kSecAttrAccessibleAlways,
+              kSecReturnAttributes as String: true,
+              kSecMatchLimit as String: kSecMatchLimitAll,
+          ]
+          var items: CFTypeRef?
+          guard SecItemCopyMatching(legacy as CFDictionary, &items) == errSecSuccess else { return }
+          let stronger = [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]
+          SecItemUpdate(legacy as CFDictionary, stronger as CFDictionary)
+      }
+      """,
+      """
+      func purgeOldItems() {
+          var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+          query[kSecAttrAccessible as String] = kSecAttrAccessibleAlwaysThisDeviceOnly
+          SecItemDelete(query as CFDictionary)
+      }
+      """,
+      // A search kept in a property: it asks for results and carries no value.
+      """
+      struct LegacyLookup {
+          static let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAlways,
+                                             kSecReturnData as String: true]
+      }
+      """,
+      """
+      func testSavedItemIsNotWeak() {
+          XCTAssertNotEqual(saved as NSDictionary, [kSecAttrAccessible as String: kSecAttrAccessibleAlways] as NSDictionary)
+      }
+      """,
+      """
+      func describeDefaults() -> Int {
+          let unusedDefaults: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleAlways]
+          return 0
+      }
+      """,
       // The enum offers `.always`, but no call chooses it.
-      RuleExample(protectionChoice(cache: ".background", marker: "")),
+      RuleExample(protectionChoice(cache: ".background")),
+      // A library's mapping table offers `.always`; its callers, elsewhere, choose.
+      """
+      public enum ItemAccessibility {
+          case whenUnlocked, afterFirstUnlock, always
+          var attribute: CFString {
+              switch self {
+              case .whenUnlocked: return kSecAttrAccessibleWhenUnlocked
+              case .afterFirstUnlock: return kSecAttrAccessibleAfterFirstUnlock
+              case .always: return kSecAttrAccessibleAlways
+              }
+          }
+      }
+      public final class Vault {
+          let accessibility: ItemAccessibility
+          public init(accessibility: ItemAccessibility) { self.accessibility = accessibility }
+          public func save(_ data: Data) {
+              SecItemAdd([kSecValueData: data, kSecAttrAccessible: accessibility.attribute] as CFDictionary, nil)
+          }
+      }
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAlwaysThisDeviceOnly"])]),
@@ -185,7 +270,7 @@ public struct WeakKeychainAccessibility: Rule {
   public static let readsWrapperSettings = true
 
   /// An enum mapping protections to classes, offering `.always`, and a call choosing `cache`.
-  static func protectionChoice(cache: String, marker: String) -> String {
+  static func protectionChoice(cache: String) -> String {
     """
     enum Protection {
         case strict, background, always
@@ -193,7 +278,7 @@ public struct WeakKeychainAccessibility: Rule {
             switch self {
             case .strict: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
             case .background: return kSecAttrAccessibleAfterFirstUnlock
-            case .always: return \(marker)kSecAttrAccessibleAlways
+            case .always: return kSecAttrAccessibleAlways
             }
         }
     }
@@ -213,7 +298,7 @@ public struct WeakKeychainAccessibility: Rule {
     let weak = Set(context.options.strings("weakAccessibilityAttributes"))
     let model = context.model
     var sinks: [(value: ExprSyntax, at: Syntax, note: String)] = []
-    for write in model.keychainWrites(forKey: "kSecAttrAccessible") {
+    for write in model.storedKeychainWrites(forKey: "kSecAttrAccessible") {
       sinks.append((write.value, write.node, "used here as the kSecAttrAccessible value"))
     }
     for call in model.accessControlCreations {
@@ -226,14 +311,20 @@ public struct WeakKeychainAccessibility: Rule {
         guard let (accessibility, isRaw) = AccessibilityClass.denoted(by: value.expression),
           weak.contains(accessibility.name)
         else { continue }
-        let related: [(offset: Int, note: String)] =
+        var related: [(offset: Int, note: String)] =
           value.reachedThroughName ? [(sink.at.positionAfterSkippingLeadingTrivia.utf8Offset, sink.note)] : []
+        var subject = subject(accessibility, isRaw: isRaw)
+        if let choice = value.choice {
+          // A mapping table offers the class; the call choosing its case is what to change.
+          subject = "`\(SyntaxFacts.text(choice))`, which this file maps to `\(accessibility.name)`,"
+          related.insert((context.offset(of: value.expression), "mapped to `\(accessibility.name)` here"), at: 0)
+        }
         context.report(
-          value.expression,
-          message: message(
-            accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: value.isConditional),
-          confidence: value.isConditional ? .medium : nil,
-          fix: isRaw ? nil : fix(accessibility, node: value.expression, context: context), related: related)
+          value.reportedExpression,
+          message: message(accessibility, subject: subject, conditional: value.isConditional && value.choice == nil),
+          confidence: value.isConditional && value.choice == nil ? .medium : nil,
+          fix: isRaw || value.choice != nil ? nil : fix(accessibility, node: value.expression, context: context),
+          related: related)
       }
     }
     for value in model.wrapperValues(.accessibility) {

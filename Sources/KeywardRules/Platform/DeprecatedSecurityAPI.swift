@@ -104,8 +104,35 @@ public struct DeprecatedSecurityAPI: Rule {
       "let unsupported = context.biometryType == LABiometryType.↓typeNone",
       "let status = ↓SecKeyGeneratePair(parameters as CFDictionary, &publicKey, &privateKey)",
       "_ = ↓SecKeyRawSign(privateKey, .PKCS1SHA256, digest, digest.count, &signature, &length)",
+      // Where the check holds, the replacement is there.
+      """
+      func keyFlags() -> SecAccessControlCreateFlags {
+          if #available(iOS 11.3, *) {
+              return ↓.touchIDCurrentSet
+          } else {
+              return .biometryCurrentSet
+          }
+      }
+      """,
     ],
     clean: [
+      // Supporting older systems: the replacement does not exist where the fallback runs.
+      """
+      func keyFlags() -> SecAccessControlCreateFlags {
+          if #available(iOS 11.3, *) {
+              return .biometryCurrentSet
+          } else {
+              return .touchIDCurrentSet
+          }
+      }
+      """,
+      """
+      func enrollmentState(of context: LAContext) -> Data? {
+          guard #available(iOS 18, *) else { return context.evaluatedPolicyDomainState }
+          return context.domainState.biometry.stateHash
+      }
+      """,
+
       "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
       "query[kSecUseAuthenticationContext as String] = context",
       "let state = context.domainState.biometry.stateHash",
@@ -130,11 +157,13 @@ public struct DeprecatedSecurityAPI: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     for (name, replacement) in constants {
-      for reference in model.index.constantReferencesByName[name] ?? [] {
+      for reference in model.index.constantReferencesByName[name] ?? []
+      where !BranchFacts.isOnVersionFallback(reference) {
         context.report(reference, message: "`\(name)` is deprecated; use \(replacement).")
       }
     }
-    for access in model.index.memberAccessesByName["evaluatedPolicyDomainState"] ?? [] {
+    for access in model.index.memberAccessesByName["evaluatedPolicyDomainState"] ?? []
+    where !BranchFacts.isOnVersionFallback(access) {
       context.report(
         access.declName,
         message:
@@ -144,9 +173,9 @@ public struct DeprecatedSecurityAPI: Rule {
     for evaluation in model.policyEvaluations {
       guard let argument = evaluation.policyExpression else { continue }
       for value in model.resolver.values(of: argument) {
-        guard let policy = model.policies(of: value.expression).first, let replacement = policies[policy.name] else {
-          continue
-        }
+        guard let policy = model.policies(of: value.expression).first, let replacement = policies[policy.name],
+          !BranchFacts.isOnVersionFallback(value.expression)
+        else { continue }
         context.report(
           value.expression, message: "`.\(policy.name)` is deprecated since macOS 15; use `.\(replacement)`.")
       }
@@ -156,7 +185,7 @@ public struct DeprecatedSecurityAPI: Rule {
     for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root) {
         guard let replacement = origin.flag.replacement, !origin.fromRawValue,
-          !reportedElsewhere.contains(origin.flag.name),
+          !reportedElsewhere.contains(origin.flag.name), !BranchFacts.isOnVersionFallback(origin.node),
           let member = origin.node.as(MemberAccessExprSyntax.self)
         else { continue }
         context.report(
@@ -175,7 +204,7 @@ public struct DeprecatedSecurityAPI: Rule {
     for (name, replacement) in functions {
       let ownFunction = (index.bindingsByName[name] ?? []).contains { $0.kind == .function }
       guard !ownFunction else { continue }
-      for call in index.calls(named: name) {
+      for call in index.calls(named: name) where !BranchFacts.isOnVersionFallback(call) {
         guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { continue }
         context.report(callee, message: "`\(name)` is deprecated since iOS 15; use \(replacement).")
       }
@@ -187,7 +216,7 @@ public struct DeprecatedSecurityAPI: Rule {
   private static func reportDeprecatedMembers(_ context: RuleContext) {
     let index = context.model.index
     for (name, (replacement, types)) in members {
-      for access in index.memberAccessesByName[name] ?? [] {
+      for access in index.memberAccessesByName[name] ?? [] where !BranchFacts.isOnVersionFallback(access) {
         if let base = access.base {
           guard types.contains(SyntaxFacts.text(base)) else { continue }
         } else if !index.importedModules.contains("LocalAuthentication") {

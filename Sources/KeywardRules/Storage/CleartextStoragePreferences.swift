@@ -53,6 +53,15 @@ public struct CleartextStoragePreferences: Rule {
     clean: [
       #"UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")"#,
       #"UserDefaults.standard.set(theme, forKey: "theme")"#,
+      // Flags, counts and dates about a secret are not the secret.
+      #"UserDefaults.standard.set(true, forKey: "isPasscodeSet")"#,
+      #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
+      #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
+      "func remember(_ enabled: Bool) { UserDefaults.standard.set(enabled, forKey: Keys.passcode) }",
+      // A push device token or a crypto asset's token is not a credential.
+      #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
+      #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
+      #"UserDefaults.standard.set(nil, forKey: "authToken")"#,
       #"cache.set(authToken, forKey: "authToken")"#,
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
     ])
@@ -69,7 +78,8 @@ public struct CleartextStoragePreferences: Rule {
     for method in ["set", "setValue", "setObject"] {
       for call in model.index.calls(named: method) {
         guard let key = SyntaxFacts.argument(call, labeled: "forKey"), let value = SyntaxFacts.argument(call, at: 0),
-          let receiver = SyntaxFacts.receiver(of: call), let store = store(of: receiver, model: model)
+          let receiver = SyntaxFacts.receiver(of: call), let store = store(of: receiver, model: model),
+          !SensitiveNames.holdsPlainValue(value, model: model)
         else { continue }
         let words = SensitiveNames.words(in: key, model: model) + SensitiveNames.words(in: value, model: model)
         guard let word = words.first(where: { SensitiveNames.matches($0, patterns: patterns) }) else { continue }

@@ -1,0 +1,165 @@
+import SwiftSyntax
+
+/// Follows a keychain dictionary through the names that hold it, to learn whether anything can
+/// store it: which Security calls take it, whether it is only compared, and whether it leaves
+/// what the file shows (returned, passed elsewhere, kept in a property another file can read).
+struct QueryStorageFlow {
+  let model: SemanticModel
+  var roles: Set<QueryRole> = []
+  var leaves = false
+  var compared = false
+  private var followed: Set<SyntaxIdentifier> = []
+  /// Aliases followed from one dictionary (`let cf = query as CFDictionary`).
+  static let maximumAliases = 4
+
+  init(model: SemanticModel) { self.model = model }
+
+  /// The verdict for a query whose own calls gave `roles`.
+  static func storage(of query: KeychainQuery, model: SemanticModel) -> QueryStorage {
+    if query.roles.contains(where: \.stores) { return .stores }
+    var flow = QueryStorageFlow(model: model)
+    flow.roles = query.roles
+    if let binding = query.binding {
+      flow.follow(binding)
+    } else if let literal = query.literal {
+      flow.classify(ValueUse.outermostHolder(of: Syntax(literal)))
+    } else {
+      return .unknown
+    }
+    if flow.roles.contains(where: \.stores) { return .stores }
+    if flow.leaves { return flow.roles.isEmpty && isSearch(query) ? .matchesOnly : .unknown }
+    if !flow.roles.isEmpty { return .matchesOnly }
+    return flow.compared ? .compared : .unused
+  }
+
+  /// Whether the dictionary asks for results (`kSecReturnData`, `kSecMatchLimit`) and carries no
+  /// value to store: a search, wherever it goes.
+  static func isSearch(_ query: KeychainQuery) -> Bool {
+    let keys = query.writes.map(\.key)
+    return keys.contains { $0.hasPrefix("kSecReturn") || $0.hasPrefix("kSecMatch") }
+      && !keys.contains { $0.hasPrefix("kSecValue") }
+  }
+
+  /// Every use of the name `binding` declares, in the part of the file that can see it.
+  mutating func follow(_ binding: Binding) {
+    guard followed.insert(binding.id).inserted, followed.count <= Self.maximumAliases + 1 else {
+      leaves = true
+      return
+    }
+    guard let region = region(of: binding) else {
+      leaves = true
+      return
+    }
+    let finder = ReferenceFinder(name: binding.name, declaration: binding.node)
+    finder.walk(region)
+    for reference in finder.references { classify(ValueUse.outermostHolder(of: reference)) }
+  }
+
+  /// Where a binding's uses can be: its block for a local, the file for a private property;
+  /// nil where other files can use it too (parameters, globals, other properties).
+  private func region(of binding: Binding) -> Syntax? {
+    guard binding.kind == .constant || binding.kind == .variable else { return nil }
+    if let block = SyntaxFacts.memberBlock(declaring: binding.node) {
+      let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self)
+      let isPrivate =
+        declaration?.modifiers.contains {
+          $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+        } == true
+      return isPrivate ? Syntax(block.root) : nil
+    }
+    var current = binding.node.parent
+    while let candidate = current {
+      if candidate.is(SourceFileSyntax.self) { return nil }
+      if SyntaxFacts.isScope(candidate) { return candidate }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  /// Judges one place holding the dictionary's value.
+  mutating func classify(_ holder: Syntax) {
+    if ValueUse.isOnlyInspected(holder) {
+      compared = true
+      return
+    }
+    guard let parent = holder.parent else { return }
+    switch parent.kind {
+    case .labeledExpr:
+      guard let list = parent.parent?.as(LabeledExprListSyntax.self),
+        let call = list.parent?.as(FunctionCallExprSyntax.self),
+        let position = list.firstIndex(where: { $0.id == parent.id }).map({
+          list.distance(from: list.startIndex, to: $0)
+        })
+      else {
+        leaves = true
+        return
+      }
+      if let role = QueryRole.role(ofArgument: position, in: call) { roles.insert(role) } else { leaves = true }
+    case .subscriptCallExpr:
+      // `query[key]` reads or writes one attribute; the dictionary stays where it is.
+      if parent.as(SubscriptCallExprSyntax.self)?.calledExpression.id != holder.id { leaves = true }
+    case .memberAccessExpr:
+      // `query.updateValue(...)`, `query.count`: the dictionary itself stays; a copy made by
+      // `merging` or `filter` is another dictionary that can go anywhere.
+      let member = parent.as(MemberAccessExprSyntax.self)!
+      if member.base?.id != holder.id || Self.copyingMembers.contains(member.declName.baseName.text) { leaves = true }
+    case .initializerClause:
+      if let pattern = parent.parent?.as(PatternBindingSyntax.self),
+        let alias = model.index.binding(declaredBy: pattern)
+      {
+        follow(alias)
+      } else {
+        leaves = true
+      }
+    case .dictionaryElement:
+      let element = parent.as(DictionaryElementSyntax.self)!
+      let key = model.resolver.values(of: element.key).compactMap { KeychainKeys.denoted(by: $0.expression) }
+      if element.value.id != holder.id || !key.contains(where: QueryRole.nestingKeys.contains) { leaves = true }
+    case .exprList:
+      // Only `name = other` keeps the dictionary here; `x = name` copies it elsewhere.
+      let elements = Array(parent.as(ExprListSyntax.self)!)
+      let isAssignedTo = elements.count >= 2 && elements[0].id == holder.id && elements[1].is(AssignmentExprSyntax.self)
+      if !isAssignedTo { leaves = true }
+    case .codeBlockItem:
+      // A lone expression statement is unused, unless it is a body's implicit result.
+      if let list = parent.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+        list.parent.map({ !$0.is(SourceFileSyntax.self) }) == true
+      {
+        leaves = true
+      }
+    default:
+      leaves = true
+    }
+  }
+
+  /// Dictionary members whose result is a new dictionary built from this one.
+  static let copyingMembers: Set<String> = ["merging", "filter", "mapValues", "compactMapValues", "map", "reduce"]
+}
+
+/// The references to one name (`name`, `self.name`) below a node, except its declaration.
+private final class ReferenceFinder: SyntaxVisitor {
+  let name: String
+  let declaration: Syntax
+  var references: [Syntax] = []
+
+  init(name: String, declaration: Syntax) {
+    self.name = name
+    self.declaration = declaration
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visitPost(_ node: DeclReferenceExprSyntax) {
+    guard node.baseName.text == name else { return }
+    if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+      // `self.name` is this name; `other.name` is another value's member.
+      guard member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) else { return }
+      references.append(Syntax(member))
+      return
+    }
+    references.append(Syntax(node))
+  }
+}
+
+extension SemanticModel {
+  func storage(of query: KeychainQuery) -> QueryStorage { QueryStorageFlow.storage(of: query, model: self) }
+}
