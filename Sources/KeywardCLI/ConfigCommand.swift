@@ -57,6 +57,12 @@ enum ConfigurationText {
     lines.append("profile: \(configuration.profile.rawValue)")
     lines.append("include: \(list(configuration.includes))")
     lines.append("exclude: \(list(configuration.excludes))")
+    lines.append("includeThirdParty: \(configuration.includeThirdParty)")
+    lines.append("failOrigins: \(list((configuration.failPolicy ?? .default).valueNames))")
+    lines.append("origins:" + (configuration.origins.isEmpty ? " {}" : ""))
+    for origin in CodeOrigin.allCases {
+      if let globs = configuration.origins[origin] { lines.append("  \(originKey(origin)): \(list(globs))") }
+    }
     lines.append("rules:")
     for rule in RuleCatalog.standard.rules {
       let settings = configuration.rules[rule.metadata.id]
@@ -86,6 +92,15 @@ enum ConfigurationText {
       "# include: []",
       "exclude: []",
       "",
+      "# Where code lives: app, test, sample, thirdParty or generated, decided from paths and contents",
+      "# (see the README, \"Where findings live\"). Globs here override that, e.g.",
+      "#   test: [\"IntegrationSupport/**\"]",
+      "# origins: {}",
+      "# Only app code built for release fails a scan; list other origins to count, or `all`.",
+      "# failOrigins: [app]",
+      "# Scan Pods and Carthage folders (as third-party code) instead of skipping them.",
+      "# includeThirdParty: false",
+      "",
       "rules:",
     ]
     for rule in RuleCatalog.standard.rules {
@@ -99,6 +114,9 @@ enum ConfigurationText {
     lines += ["", "# In-house keychain wrappers: see the README, \"wrapperMappings\".", "# wrapperMappings: []", ""]
     return lines.joined(separator: "\n")
   }
+
+  /// The key of an origin in `origins`.
+  static func originKey(_ origin: CodeOrigin) -> String { origin == .thirdParty ? "thirdParty" : origin.rawValue }
 
   static func yaml(_ value: OptionValue) -> String {
     switch value {

@@ -23,7 +23,7 @@ struct FixCommand: KeywardCommand {
     let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.paths)
     let discovery = FileDiscovery(
       root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
-    let (files, _) = discovery.discover(absolute)
+    let files = discovery.discover(absolute).files
     let scanner = FileScanner(
       rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
       knownRuleIDs: Set(RuleCatalog.standard.ids))

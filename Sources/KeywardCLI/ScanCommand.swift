@@ -41,6 +41,13 @@ struct ScanCommand: KeywardCommand {
     help: "Exit 1 when a finding is at least this severe: critical, high, medium, low, info, or none.")
   var failOn: FailThreshold = .severity(.low)
 
+  @Option(
+    name: .customLong("fail-origin"),
+    help: ArgumentHelp(
+      "Also count findings in this code toward --fail-on (repeatable or comma-separated): test, sample, third-party, generated, or all (every finding, DEBUG- and simulator-only code too). App code always counts.",
+      valueName: "origin"))
+  var failOrigins: [String] = []
+
   @Option(help: "Report only findings that are not in this baseline (see `keyward baseline create`).")
   var baseline: String?
 
@@ -48,6 +55,14 @@ struct ScanCommand: KeywardCommand {
   /// file holding only a comment, so it compiles to nothing and is never bundled as a resource.
   @Option(help: .hidden)
   var stamp: String?
+
+  func validate() throws {
+    var invalid = ""
+    guard FailPolicy(values: failOrigins, invalid: { invalid = $0 }) != nil else {
+      throw ValidationError(
+        "--fail-origin: '\(invalid)' is not an origin; valid values: \(FailPolicy.valueNames.joined(separator: ", "))")
+    }
+  }
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
@@ -59,8 +74,8 @@ struct ScanCommand: KeywardCommand {
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter
     var spool: FindingSpool?
-    var (result, _) = try scanOptions.scan(&io) { rules, root in
-      spool = streaming?.spool(scope: ReportScope(rules: rules, root: root)) { findings in
+    var (result, _) = try scanOptions.scan(&io, failOrigins: failOrigins) { scope in
+      spool = streaming?.spool(scope: scope) { findings in
         matcher?.apply(to: findings) ?? findings
       }
       return spool
@@ -89,12 +104,13 @@ struct ScanCommand: KeywardCommand {
       let summary = "// Keyward scanned this target: \(counts.activeTotal) finding(s).\n"
       try? summary.write(toFile: stamp, atomically: true, encoding: .utf8)
     }
-    return Self.exitStatus(counts, threshold: failOn)
+    return Self.exitStatus(counts, threshold: failOn, policy: result.failPolicy)
   }
 
-  static func exitStatus(_ counts: FindingCounts, threshold: FailThreshold) -> Int32 {
+  /// 1 when a finding that counts (by where its code lives) is at least as severe as the threshold.
+  static func exitStatus(_ counts: FindingCounts, threshold: FailThreshold, policy: FailPolicy) -> Int32 {
     guard case .severity(let minimum) = threshold else { return ExitStatus.clean }
-    return counts.hasActive(atLeast: minimum) ? ExitStatus.findings : ExitStatus.clean
+    return counts.hasCounted(atLeast: minimum, policy: policy) ? ExitStatus.findings : ExitStatus.clean
   }
 
   /// The configuration named with `--config`, or `.keyward.yml` found from the scanned path.

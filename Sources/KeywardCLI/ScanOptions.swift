@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeywardBinary
 import KeywardCore
+import KeywardReporters
 import KeywardRules
 
 /// The options every command that scans takes.
@@ -32,11 +33,13 @@ struct ScanOptions: ParsableArguments {
     guard fileTimeLimit >= 0 else { throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds") }
   }
 
-  /// Loads the configuration, applies the options over it, and scans. `findingSink`, given the
-  /// rules that will run and the scan root, may return where findings should go instead of the
-  /// result.
+  /// Loads the configuration, applies the options over it, and scans. `failOrigins` are the
+  /// values of `--fail-origin`, which replace the configuration's `failOrigins`. `findingSink`,
+  /// given the rules that will run, the scan root and which findings count, may return where
+  /// findings should go instead of the result.
   func scan(
-    _ io: inout CommandOutput, findingSink: ([ConfiguredRule], String) -> (any FindingSink)? = { _, _ in nil }
+    _ io: inout CommandOutput, failOrigins: [String] = [],
+    findingSink: (ReportScope) -> (any FindingSink)? = { _ in nil }
   ) throws -> (ScanResult, Configuration) {
     let configuration = try configurationOptions.load(&io, scanning: paths[0])
     let rules = configuration.configuredRules(from: .standard)
@@ -44,16 +47,29 @@ struct ScanOptions: ParsableArguments {
     var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
+    request.origins = OriginOverrides(configuration.origins)
+    request.includeThirdParty = configuration.includeThirdParty
+    request.failPolicy =
+      (failOrigins.isEmpty ? nil : FailPolicy(values: failOrigins)) ?? configuration.failPolicy ?? .default
     // The root the scanner will find, so that a sink can print absolute paths.
     let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
-    request.findingSink = findingSink(rules, root)
+    request.findingSink = findingSink(ReportScope(rules: rules, root: root, failPolicy: request.failPolicy))
     request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
     }
     let result = try scanner.scan(request)
     for warning in result.warnings { io.warn("warning: \(warning)") }
+    if let note = Self.skippedFoldersNote(result.skippedFolders) { io.warn(note) }
     return (result, configuration)
+  }
+
+  /// Said once per scan: dependency folders are not lost silently.
+  static func skippedFoldersNote(_ folders: [String]) -> String? {
+    guard !folders.isEmpty else { return nil }
+    let shown = folders.prefix(3).joined(separator: ", ") + (folders.count > 3 ? " and \(folders.count - 3) more" : "")
+    return
+      "note: skipped third-party code in \(shown); to scan it, name the folder (keyward scan \(folders[0])) or set `includeThirdParty: true` in .keyward.yml"
   }
 }
 

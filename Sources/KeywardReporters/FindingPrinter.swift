@@ -16,6 +16,8 @@ struct FindingPrinter {
 
   private mutating func finding(_ finding: Finding, _ indent: Int) {
     var members = Members(indent: indent)
+    members.next("buildCondition", &self)
+    if let condition = finding.buildCondition { string(condition.rawValue) } else { ascii("null") }
     members.next("confidence", &self)
     string(finding.confidence.rawValue)
     members.next("fingerprint", &self)
@@ -46,6 +48,8 @@ struct FindingPrinter {
     location(finding.location, indent + 2)
     members.next("message", &self)
     string(finding.message)
+    members.next("origin", &self)
+    string(finding.origin.rawValue)
     members.next("related", &self)
     array(finding.related, indent + 4) { printer, related, indent in
       var relatedMembers = Members(indent: indent)

@@ -23,6 +23,13 @@ public struct HTMLReporter: StreamingReporter {
     body += "<header><h1>Keyward report</h1><p>\(result.filesScanned) files scanned, \(counts.activeTotal) findings"
     if counts.suppressed > 0 { body += ", \(counts.suppressed) suppressed" }
     if !result.errors.isEmpty { body += ", \(result.errors.count) files not scanned completely" }
+    let informational = counts.informational(result.failPolicy)
+    if informational.count > 0 {
+      body += "; \(informational.count) in \(Self.escape(listed(informational.places))) shown for information"
+    }
+    if !result.skippedFolders.isEmpty {
+      body += "; third-party code not scanned: \(Self.escape(result.skippedFolders.joined(separator: ", ")))"
+    }
     body += ".</p><div class=\"badges\">"
     for severity in Severity.allCases.reversed() {
       body +=
@@ -72,7 +79,9 @@ public struct HTMLReporter: StreamingReporter {
   static func finding(_ finding: Finding) -> String {
     let location = finding.location
     var out = "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.place))</code>"
-    out += " · confidence \(finding.confidence.rawValue)</p><p>\(prose(finding.message))</p>"
+    out += " · confidence \(finding.confidence.rawValue)"
+    if let place = finding.placeLabel { out += " · <span class=\"origin\">\(escape(place))</span>" }
+    out += "</p><p>\(prose(finding.message))</p>"
     // A finding in a built app has no code line to show.
     if location.binary == nil {
       out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
@@ -117,7 +126,7 @@ public struct HTMLReporter: StreamingReporter {
     .critical{background:#7a0010}.high{background:#c62828}.medium{background:#e67e00}.low{background:#b59b00}.info{background:#1565c0}
     .finding{border-left:4px solid #c62828;background:#fafafa;margin:1rem 0;padding:.5rem 1rem}
     .code{background:#f0f0f0;padding:.5rem;overflow-x:auto}.line{color:#888;margin-right:1rem}
-    mark{background:#ffd54f}.where,.meta{color:#555;margin:.2rem 0}.fix{color:#2e7d32}.note{color:#555}
+    mark{background:#ffd54f}.origin{background:#e0e0e0;border-radius:.4rem;padding:0 .4rem}.where,.meta{color:#555;margin:.2rem 0}.fix{color:#2e7d32}.note{color:#555}
     details{margin:.5rem 0}footer{color:#888;margin-top:2rem}.clean{color:#2e7d32;font-size:1.2rem}
     """
 }

@@ -23,15 +23,26 @@ public struct JSONReporter: StreamingReporter {
   public func writeDocument(
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
+    let counts = findings.counts
     var bySeverity: [String: JSONValue] = [:]
-    for (severity, count) in findings.counts.active { bySeverity[severity.rawValue] = .int(count) }
+    for (severity, count) in counts.active { bySeverity[severity.rawValue] = .int(count) }
+    var byOrigin: [String: JSONValue] = [:]
+    for (origin, count) in counts.activeByOrigin { byOrigin[origin.rawValue] = .int(count) }
+    var byBuildCondition: [String: JSONValue] = [:]
+    for (condition, count) in counts.activeByBuildCondition { byBuildCondition[condition.rawValue] = .int(count) }
+    let counted = counts.counted(by: result.failPolicy).values.reduce(0, +)
     let report: [String: JSONValue] = [
       "version": .int(Self.formatVersion),
       "tool": .object(["name": .string("keyward"), "version": .string(KeywardVersion.current)]),
       "summary": .object([
         "filesScanned": .int(result.filesScanned), "filesParsed": .int(result.filesParsed),
-        "findings": .int(findings.counts.activeTotal), "suppressed": .int(findings.counts.suppressed),
+        "findings": .int(counts.activeTotal), "suppressed": .int(counts.suppressed),
         "bySeverity": .object(bySeverity), "rules": .array(result.rules.map { .string($0.metadata.id) }),
+        // Where findings live; `informational` ones do not count toward `--fail-on`.
+        "byOrigin": .object(byOrigin), "byBuildCondition": .object(byBuildCondition),
+        "informational": .int(counts.activeTotal - counted),
+        "failOrigins": .array(result.failPolicy.valueNames.map(JSONValue.string)),
+        "skippedFolders": .array(result.skippedFolders.map(JSONValue.string)),
       ]),
       "findings": .raw(PrintedFindings.marker),
       "errors": .array(result.errors.map(Self.json)),

@@ -15,8 +15,10 @@ public struct XcodeReporter: StreamingReporter {
       let path = scope.root + "/" + location.path
       // A built app has no lines: a diagnostic on the file, naming where inside it.
       let place = location.binary == nil ? "\(path):\(location.start.line):\(location.start.column)" : path
-      out +=
-        "\(place): \(Self.level(finding.severity)): \(finding.message)\(Self.inside(location)) [\(finding.ruleId)]\n"
+      // Code that does not count toward --fail-on (tests, samples, DEBUG-only...) gives notes.
+      let level = scope.failPolicy.fails(finding) ? Self.level(finding.severity) : "note"
+      let marker = finding.placeLabel.map { " [\($0)]" } ?? ""
+      out += "\(place): \(level): \(finding.message)\(Self.inside(location)) [\(finding.ruleId)]\(marker)\n"
     }
     return Array(out.utf8)
   }
@@ -59,7 +61,8 @@ public struct GitHubReporter: StreamingReporter {
     var out = ""
     for finding in findings where finding.isActive {
       let location = finding.location
-      let command = XcodeReporter.level(finding.severity) == "note" ? "notice" : XcodeReporter.level(finding.severity)
+      let level = scope.failPolicy.fails(finding) ? XcodeReporter.level(finding.severity) : "note"
+      let command = level == "note" ? "notice" : level
       // A built app has no lines: the annotation is on the file, and says where inside it.
       let lines =
         location.binary != nil
@@ -70,7 +73,7 @@ public struct GitHubReporter: StreamingReporter {
         ]
       let properties =
         ["file=\(Self.property(location.path))"] + lines + [
-          "title=\(Self.property("\(finding.ruleId) (\(finding.severity.rawValue))"))"
+          "title=\(Self.property("\(finding.ruleId) (\(([finding.severity.rawValue] + (finding.placeLabel.map { [$0] } ?? [])).joined(separator: ", ")))"))"
         ]
       out +=
         "::\(command) \(properties.joined(separator: ","))::\(Self.data(finding.message + XcodeReporter.inside(location)))\n"
@@ -118,6 +121,7 @@ public struct CSVReporter: StreamingReporter {
         finding.message + XcodeReporter.inside(location),
         finding.fingerprint,
         finding.suppression.map { $0.kind.rawValue } ?? "",
+        finding.origin.rawValue, finding.buildCondition?.rawValue ?? "",
       ])
     }
     return Array(out.utf8)
@@ -127,14 +131,17 @@ public struct CSVReporter: StreamingReporter {
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
     try output(
-      Self.row(["severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed"]))
+      Self.row([
+        "severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed", "origin",
+        "buildCondition",
+      ]))
     try findings.write(output)
     // Files that could not be scanned completely are rows too, so a spreadsheet shows the gaps.
     for issue in result.errors {
       try output(
         Self.row([
           "error", "", "keyward.scan-error.\(issue.kind.rawValue)", issue.path, issue.line.map(String.init) ?? "",
-          issue.column.map(String.init) ?? "", issue.message, "", "",
+          issue.column.map(String.init) ?? "", issue.message, "", "", "", "",
         ]))
     }
   }

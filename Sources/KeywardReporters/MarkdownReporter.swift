@@ -13,7 +13,8 @@ public struct MarkdownReporter: StreamingReporter {
   public func printFindings(_ findings: [Finding], scope: ReportScope) -> [UInt8] {
     var out = ""
     for finding in findings where finding.isActive {
-      out += "- **\(finding.location.place)** \(Self.escape(finding.message))\n"
+      let marker = finding.placeLabel.map { " _(\($0))_" } ?? ""
+      out += "- **\(finding.location.place)**\(marker) \(Self.escape(finding.message))\n"
       // A finding in a built app has no code line to quote.
       if finding.location.binary == nil {
         out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
@@ -55,6 +56,13 @@ public struct MarkdownReporter: StreamingReporter {
       out += "\n"
     }
     var footer: [String] = ["\(result.filesScanned) files scanned"]
+    let informational = counts.informational(result.failPolicy)
+    if informational.count > 0 {
+      footer.append("\(informational.count) in \(listed(informational.places)) shown for information")
+    }
+    if !result.skippedFolders.isEmpty {
+      footer.append("third-party code not scanned: \(result.skippedFolders.joined(separator: ", "))")
+    }
     if counts.suppressed > 0 { footer.append("\(counts.suppressed) suppressed") }
     if !result.errors.isEmpty { footer.append("\(result.errors.count) could not be scanned completely") }
     out += "_" + footer.joined(separator: ", ") + "._\n"

@@ -35,15 +35,18 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 public struct ReportScope: Sendable {
   public var rules: [ConfiguredRule]
   public var root: String
+  /// Which findings count toward `--fail-on`; the others are shown as notes, for information.
+  public var failPolicy: FailPolicy
 
-  public init(rules: [ConfiguredRule], root: String) {
+  public init(rules: [ConfiguredRule], root: String, failPolicy: FailPolicy = .default) {
     self.rules = rules
     self.root = root
+    self.failPolicy = failPolicy
   }
 }
 
 extension ScanResult {
-  public var reportScope: ReportScope { ReportScope(rules: rules, root: root) }
+  public var reportScope: ReportScope { ReportScope(rules: rules, root: root, failPolicy: failPolicy) }
 }
 
 /// A reporter whose findings print independently of each other, so that they can be printed
@@ -160,4 +163,39 @@ extension StreamingReporter {
   ) -> FindingSpool {
     FindingSpool(prepare: prepare, groupsByRule: groupsByRule) { printFindings($0, scope: scope) }
   }
+}
+
+extension Finding {
+  /// Where the finding's code lives, for a marker beside it: "test", "third-party, debug-only";
+  /// nil for app code in every build.
+  var placeLabel: String? {
+    let parts = (origin == .app ? [] : [origin.rawValue]) + (buildCondition.map { [$0.label] } ?? [])
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+}
+
+extension FindingCounts {
+  /// Active findings that do not count toward `--fail-on`, and where they are ("tests",
+  /// "third-party code", "debug-only code"), in a fixed order.
+  func informational(_ policy: FailPolicy) -> (count: Int, places: [String]) {
+    var count = 0
+    var places: Set<String> = []
+    for (place, bySeverity) in activeByPlace
+    where !policy.fails(origin: place.origin, buildCondition: place.buildCondition) {
+      count += bySeverity.values.reduce(0, +)
+      if !policy.origins.contains(place.origin) {
+        places.insert(place.origin.plural)
+      } else if let condition = place.buildCondition {
+        places.insert("\(condition.label) code")
+      }
+    }
+    let order = CodeOrigin.allCases.map(\.plural) + BuildCondition.allCases.map { "\($0.label) code" }
+    return (count, order.filter(places.contains))
+  }
+}
+
+/// "a", "a and b", "a, b and c".
+func listed(_ items: [String]) -> String {
+  guard items.count > 1 else { return items.first ?? "" }
+  return items.dropLast().joined(separator: ", ") + " and " + items.last!
 }

@@ -20,8 +20,10 @@ public struct SARIFReporter: StreamingReporter {
     for (offset, finding) in findings.enumerated() {
       if offset > 0 { text += ",\n" }
       text += String(repeating: " ", count: 8)
-      text += Self.result(finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset]).rendered(
-        indent: 8)
+      text += Self.result(
+        finding, ruleIndex: ruleIndex[finding.ruleId], lineHash: lineHashes[offset],
+        counts: scope.failPolicy.fails(finding)
+      ).rendered(indent: 8)
     }
     return Array(text.utf8)
   }
@@ -43,7 +45,8 @@ public struct SARIFReporter: StreamingReporter {
       "invocations": .array([
         .object([
           "executionSuccessful": .bool(true),
-          "toolExecutionNotifications": .array(result.errors.map(Self.notification)),
+          "toolExecutionNotifications": .array(
+            result.errors.map(Self.notification) + result.skippedFolders.map(Self.skippedNotification)),
         ])
       ]),
     ]
@@ -87,10 +90,18 @@ public struct SARIFReporter: StreamingReporter {
     return Array((["security"] + metadata.tags + cwe).prefix(20))
   }
 
-  static func result(_ finding: Finding, ruleIndex: Int?, lineHash: String) -> JSONValue {
+  /// A result; one whose code does not count toward `--fail-on` (tests, samples, third-party,
+  /// generated, DEBUG- or simulator-only) is a note, whatever its severity.
+  static func result(_ finding: Finding, ruleIndex: Int?, lineHash: String, counts: Bool = true) -> JSONValue {
+    var properties: [String: JSONValue] = [
+      "severity": .string(finding.severity.rawValue),
+      "confidence": .string(finding.confidence.rawValue),
+      "origin": .string(finding.origin.rawValue),
+    ]
+    if let condition = finding.buildCondition { properties["buildCondition"] = .string(condition.rawValue) }
     var object: [String: JSONValue] = [
       "ruleId": .string(finding.ruleId),
-      "level": .string(level(finding.severity)),
+      "level": .string(counts ? level(finding.severity) : "note"),
       "message": .object(["text": .string(finding.message)]),
       "locations": .array([.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]
       ),
@@ -98,10 +109,7 @@ public struct SARIFReporter: StreamingReporter {
         "primaryLocationLineHash": .string(lineHash),
         "keyward/v1": .string(finding.fingerprint),
       ]),
-      "properties": .object([
-        "severity": .string(finding.severity.rawValue),
-        "confidence": .string(finding.confidence.rawValue),
-      ]),
+      "properties": .object(properties),
     ]
     if let ruleIndex { object["ruleIndex"] = .int(ruleIndex) }
     if !finding.related.isEmpty {
@@ -182,6 +190,20 @@ public struct SARIFReporter: StreamingReporter {
     if !region.isEmpty { physical["region"] = .object(region) }
     object["locations"] = .array([.object(["physicalLocation": .object(physical)])])
     return .object(object)
+  }
+
+  /// A dependency folder passed over, said once so that its code is not lost silently.
+  static func skippedNotification(_ folder: String) -> JSONValue {
+    .object([
+      "level": .string("note"),
+      "message": .object([
+        "text": .string(
+          "\(folder): third-party code not scanned; name the folder or set `includeThirdParty: true` in .keyward.yml to scan it"
+        )
+      ]),
+      "descriptor": .object(["id": .string("keyward.skipped-folder")]),
+      "locations": .array([.object(["physicalLocation": .object(["artifactLocation": artifactLocation(folder)])])]),
+    ])
   }
 
   /// A relative URI reference: each path segment percent-encoded, non-ASCII included (RFC 3986

@@ -37,7 +37,9 @@ public struct TextReporter: StreamingReporter {
   func render(_ finding: Finding) -> String {
     var out = "\(finding.location.place): "
     out += "\(paint(finding.severity.rawValue, color(finding.severity))): \(finding.message) "
-    out += paint("[\(finding.ruleId)]", .dim) + "\n"
+    out += paint("[\(finding.ruleId)]", .dim)
+    if let place = finding.placeLabel { out += " " + paint("[\(place)]", .dim) }
+    out += "\n"
     // A built app has no lines to show.
     guard finding.location.binary == nil else { return out }
     let start = finding.location.start
@@ -98,6 +100,12 @@ public struct TextReporter: StreamingReporter {
       }
       text =
         "\(counts.activeTotal) finding\(counts.activeTotal == 1 ? "" : "s") (\(bySeverity.joined(separator: ", "))) in \(files)."
+    }
+    let informational = counts.informational(result.failPolicy)
+    if informational.count > 0 {
+      let counted = counts.activeTotal - informational.count
+      text +=
+        " \(counted) count\(counted == 1 ? "s" : "") toward --fail-on; \(informational.count) in \(listed(informational.places)) \(informational.count == 1 ? "is" : "are") shown for information (--fail-origin makes them count)."
     }
     if counts.suppressed > 0 { text += " \(counts.suppressed) suppressed." }
     if !result.errors.isEmpty {

@@ -20,7 +20,8 @@ import Testing
       tags: ["CWE-311", "keychain"], fingerprint: "00ff",
       suppression: Suppression(kind: .inline, justification: "tested\nelsewhere"),
       fix: Fix(description: "d", safe: false, edits: [TextEdit(start: 1, end: 3, replacement: "🔑\u{1}")]),
-      related: [RelatedLocation(message: "query", location: SourceLocation(path: "b", start: position, end: position))])
+      related: [RelatedLocation(message: "query", location: SourceLocation(path: "b", start: position, end: position))],
+      origin: .thirdParty, buildCondition: .simulator)
     let bare = Finding(
       ruleId: "swift.s", severity: .low, confidence: .high, message: "m",
       location: SourceLocation(path: "b", start: position, end: position), snippet: "", tags: [], fingerprint: "f")
@@ -41,8 +42,14 @@ import Testing
     #expect(((first["related"] as? [[String: Any]])?.first?["message"]) as? String == "query")
     #expect(findings.last?["fix"] is NSNull && findings.last?["suppression"] is NSNull)
     #expect((findings.last?["tags"] as? [Any])?.isEmpty == true)
+    #expect(first["origin"] as? String == "third-party" && first["buildCondition"] as? String == "simulator")
+    #expect(findings.last?["origin"] as? String == "app" && findings.last?["buildCondition"] is NSNull)
     // Layout: sorted keys, two spaces per level, `[]` for empty lists, as in the golden files.
-    #expect(text.contains("\n    {\n      \"confidence\": \"medium\",\n      \"fingerprint\": \"00ff\",\n"))
+    #expect(
+      text.contains(
+        "\n    {\n      \"buildCondition\": \"simulator\",\n      \"confidence\": \"medium\",\n      \"fingerprint\": \"00ff\",\n"
+      ))
+    #expect(text.contains("\n      \"message\": \"m\",\n      \"origin\": \"app\",\n      \"related\": [],\n"))
     #expect(text.contains("\n      \"related\": [],\n") && text.contains("\n      \"tags\": []\n    }\n  ],\n"))
     #expect(text.contains("\"edits\": [\n          {\n            \"end\": 3,\n") && text.contains("}\n        ],\n"))
   }
@@ -68,7 +75,10 @@ import Testing
   @Test func csvQuotesFieldsThatNeedIt() throws {
     let text = try CSVReporter().render(Self.result)
     let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-    #expect(rows.first == "severity,confidence,rule,path,line,column,message,fingerprint,suppressed")
+    // New columns go at the end, so the existing ones keep their places.
+    #expect(
+      rows.first == "severity,confidence,rule,path,line,column,message,fingerprint,suppressed,origin,buildCondition")
+    #expect(rows.dropFirst().first?.hasSuffix(",app,") == true)
     #expect(rows.count == Self.result.findings.count + Self.result.errors.count + 1)
     #expect(rows.last?.hasPrefix("error,,keyward.scan-error.") == true)
     #expect(CSVReporter.field("a, \"b\"") == "\"a, \"\"b\"\"\"")

@@ -21,7 +21,11 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
 /// ```
 public struct ConfigLoader {
   public static let fileName = ".keyward.yml"
-  static let topLevelKeys = ["exclude", "include", "profile", "rules", "wrapperMappings"]
+  static let topLevelKeys = [
+    "exclude", "include", "profile", "rules", "wrapperMappings", "origins", "failOrigins", "includeThirdParty",
+  ]
+  /// The keys of `origins`; `third-party` is read as `thirdParty`.
+  static let originKeys = ["app", "test", "sample", "thirdParty", "generated"]
   static let ruleKeys = ["enabled", "severity"]
 
   let catalog: RuleCatalog
@@ -79,12 +83,42 @@ public struct ConfigLoader {
         configuration.rules = try readRules(value, reader: &reader)
       case "wrapperMappings":
         configuration.wrapperMappings = try WrapperMappingReader.read(value, reader: &reader)
+      case "origins":
+        configuration.origins = try readOrigins(value, reader: reader)
+      case "failOrigins":
+        let values = try reader.strings(value, key: key)
+        var invalid = ""
+        guard let policy = FailPolicy(values: values, invalid: { invalid = $0 }) else {
+          throw ConfigurationError(
+            "\(reader.place(value)): '\(invalid)' is not a valid value for 'failOrigins'; valid values: \(FailPolicy.valueNames.joined(separator: ", "))"
+          )
+        }
+        configuration.failPolicy = policy
+      case "includeThirdParty":
+        configuration.includeThirdParty = try reader.bool(value, key: key)
       default:
         reader.warn(keyNode, "unknown key '\(key)'", suggestions: Self.topLevelKeys)
       }
     }
     configuration.warnings = reader.warnings
     return configuration
+  }
+
+  /// `origins: {test: ["IntegrationSupport/**"], app: ["Demo/RealApp/**"]}`; an unknown origin
+  /// is an error, since a misspelt one would leave code failing (or not) without a word.
+  private func readOrigins(_ node: Node, reader: NodeReader) throws -> [CodeOrigin: [String]] {
+    var result: [CodeOrigin: [String]] = [:]
+    for (keyNode, value) in try reader.mapping(node, what: "'origins'") {
+      let key = try reader.scalarKey(keyNode)
+      guard let origin = key == "thirdParty" ? .thirdParty : CodeOrigin(rawValue: key) else {
+        let hint = EditDistance.nearest(to: key, in: Self.originKeys).map { "did you mean '\($0)'? " } ?? ""
+        throw ConfigurationError(
+          "\(reader.place(keyNode)): unknown origin '\(key)' in 'origins'; \(hint)valid origins: \(Self.originKeys.joined(separator: ", "))"
+        )
+      }
+      result[origin, default: []] += try reader.strings(value, key: "origins.\(key)")
+    }
+    return result
   }
 
   private func readRules(_ node: Node, reader: inout NodeReader) throws -> [String: RuleSettings] {

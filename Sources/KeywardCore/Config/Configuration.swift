@@ -24,6 +24,13 @@ public struct Configuration: Sendable {
   /// Keychain wrapper libraries declared in the configuration (`wrapperMappings`), used
   /// besides the built-in ones.
   public var wrapperMappings: [WrapperMapping] = []
+  /// `origins`: globs saying where code lives, over the built-in path and content rules.
+  public var origins: [CodeOrigin: [String]] = [:]
+  /// `failOrigins`: origins whose findings count toward `--fail-on` besides app code; nil when
+  /// not configured.
+  public var failPolicy: FailPolicy?
+  /// `includeThirdParty`: scan `Pods` and `Carthage` folders instead of skipping them.
+  public var includeThirdParty = false
   /// Problems that do not stop a scan (unknown keys), as `file:line:column: message`.
   public var warnings: [String]
 

@@ -259,6 +259,8 @@ extension Finding {
       handOff.call.write(to: &out)
       out.optional(handOff.settledMessage) { $0.string($1) }
     }
+    out.string(origin.rawValue)
+    out.optional(buildCondition) { $0.string($1.rawValue) }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
@@ -284,7 +286,9 @@ extension Finding {
       },
       contextHandOff: try reader.optional { (reader) throws(CacheFormatError) in
         ContextHandOff(call: try ContextCall(from: &reader), settledMessage: try reader.optionalString())
-      })
+      },
+      origin: try reader.raw(CodeOrigin.self),
+      buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })
   }
 }
 

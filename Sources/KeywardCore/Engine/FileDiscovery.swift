@@ -3,11 +3,16 @@ import Foundation
 public struct DiscoveredFile: Sendable, Hashable {
   public enum Kind: Sendable, Hashable { case source, binary }
 
-  public init(absolutePath: String, relativePath: String, size: Int, kind: Kind = .source) {
+  public init(
+    absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin = .app,
+    originIsConfigured: Bool = false
+  ) {
     self.absolutePath = absolutePath
     self.relativePath = relativePath
     self.size = size
     self.kind = kind
+    self.origin = origin
+    self.originIsConfigured = originIsConfigured
   }
 
   /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
@@ -17,6 +22,16 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Relative to the scan root, with `/` separators.
   public var relativePath: String
   public var size: Int
+  /// Where the file's code lives, by its path (`PathOrigin`) or the configuration's `origins`.
+  public var origin: CodeOrigin
+  /// Whether `origin` comes from the configuration, which overrides what the contents say.
+  public var originIsConfigured: Bool
+
+  /// The origin of the file's findings, given what its contents say (`import XCTest`, a
+  /// generated-file header): the configuration first, then the path, then the contents.
+  public func origin(content: CodeOrigin) -> CodeOrigin {
+    originIsConfigured || origin != .app ? origin : content
+  }
 }
 
 /// A problem with the paths a scan was asked for, before any file is read.
@@ -26,17 +41,38 @@ public struct ScanSetupError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Finds the source files under the paths of a scan, skipping build products, dependency
-/// folders and user exclusions, following symbolic links without looping.
+/// folders and user exclusions, following symbolic links without looping and reading a file
+/// reached by several paths (links) once. Each file gets the origin its path says.
 public struct FileDiscovery {
   public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", "Carthage", ".git"]
+  /// Dependency folders among the skipped ones: their skipping is reported (`Result.skippedFolders`)
+  /// and `includeThirdParty` scans them.
+  public static let thirdPartyFolders: Set<String> = ["Pods", "Carthage"]
   public static let sourceExtensions: Set<String> = ["swift", "m", "mm", "h"]
 
   public let root: String
   public let excludes: [GlobPattern]
+  public let origins: OriginOverrides
+  /// Whether `Pods` and `Carthage` folders are scanned (as third-party code) rather than skipped.
+  public let includeThirdParty: Bool
 
-  public init(root: String, excludes: [String]) {
+  public init(
+    root: String, excludes: [String], origins: OriginOverrides = OriginOverrides(), includeThirdParty: Bool = false
+  ) {
     self.root = root
     self.excludes = excludes.map(GlobPattern.init)
+    self.origins = origins
+    self.includeThirdParty = includeThirdParty
+  }
+
+  /// What discovery found.
+  public struct Result: Sendable {
+    /// The files to scan, sorted by path.
+    public var files: [DiscoveredFile]
+    /// The paths that could not be listed or read.
+    public var issues: [ScanIssue]
+    /// Dependency folders (`Pods`, `Carthage`) passed over, relative to the root, sorted.
+    public var skippedFolders: [String]
   }
 
   /// The folder finding paths are relative to: the folder scanned, or the deepest folder
@@ -82,26 +118,46 @@ public struct FileDiscovery {
     GlobPattern.anyMatches(excludes, relativePath)
   }
 
-  /// The files to scan, sorted by path, and the paths that could not be listed.
-  public func discover(_ absolutePaths: [String]) -> (files: [DiscoveredFile], issues: [ScanIssue]) {
+  /// The files to scan, sorted by path, the paths that could not be listed, and the dependency
+  /// folders passed over.
+  public func discover(_ absolutePaths: [String]) -> Result {
     var walk = Walk(discovery: self)
     for path in absolutePaths {
       walk.visitNamed(path)
     }
     let files = walk.files.sorted { $0.relativePath < $1.relativePath }
-    return (files, walk.issues)
+    return Result(files: files, issues: walk.issues, skippedFolders: Set(walk.skipped).sorted())
+  }
+
+  /// The origin of a file at `relativePath`: configured, else by its path; third-party inside a
+  /// path named on the command line that lies in a dependency folder.
+  func origin(of relativePath: String, namedInDependency: Bool) -> (CodeOrigin, configured: Bool) {
+    if let configured = origins.origin(of: relativePath) { return (configured, true) }
+    return (namedInDependency ? .thirdParty : PathOrigin.origin(of: relativePath), false)
   }
 
   private struct Walk {
     let discovery: FileDiscovery
     var files: [DiscoveredFile] = []
     var issues: [ScanIssue] = []
+    var skipped: [String] = []
     var seenFolders: Set<[UInt64]> = []
-    var seenFiles: Set<String> = []
+    /// Files by device and inode: one reached through links (or hard links) is read once.
+    var seenFiles: Set<[UInt64]> = []
+    /// Whether the path named on the command line being walked lies in a dependency folder.
+    var namedInDependency = false
 
     /// A path named on the command line: it is scanned whatever its name or the exclusions say.
     mutating func visitNamed(_ path: String) {
+      namedInDependency = PathOrigin.isInsideDependencyFolder(path)
       visit(path, relative: discovery.relativePath(of: path), name: nil, type: nil)
+    }
+
+    private func file(_ path: String, relative: String, size: Int, kind: DiscoveredFile.Kind) -> DiscoveredFile {
+      let (origin, configured) = discovery.origin(of: relative, namedInDependency: namedInDependency)
+      return DiscoveredFile(
+        absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
+        originIsConfigured: configured)
     }
 
     /// `name` is nil for paths named on the command line; `type` is the folder listing's
@@ -110,7 +166,7 @@ public struct FileDiscovery {
       let explicitlyNamed = name == nil
       // With the listing's type, the name is judged before the `stat`; otherwise after it.
       let typeKnown = type == UInt8(DT_REG) || type == UInt8(DT_DIR)
-      if let name, typeKnown, Self.skipsEntry(named: name, isFolder: type == UInt8(DT_DIR)) { return }
+      if let name, typeKnown, skipsEntry(named: name, isFolder: type == UInt8(DT_DIR), relative: relative) { return }
       var info = stat()
       guard stat(path, &info) == 0 else {
         let reason = String(cString: strerror(errno))
@@ -123,11 +179,14 @@ public struct FileDiscovery {
         return
       }
       let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-      if let name, (!typeKnown && Self.skipsEntry(named: name, isFolder: isFolder)) || discovery.isExcluded(relative) {
+      if let name,
+        (!typeKnown && skipsEntry(named: name, isFolder: isFolder, relative: relative))
+          || discovery.isExcluded(relative)
+      {
         return
       }
       if isFolder && explicitlyNamed && BinaryTarget.isBundleFolder(path) {
-        files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: 0, kind: .binary))
+        files.append(file(path, relative: relative, size: 0, kind: .binary))
         return
       }
       if isFolder {
@@ -141,8 +200,7 @@ public struct FileDiscovery {
       // may be a built app: only such paths are opened to look for a Mach-O header.
       if explicitlyNamed && !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(path)) {
         if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
-          files.append(
-            DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size), kind: .binary))
+          files.append(file(path, relative: relative, size: Int(info.st_size), kind: .binary))
         } else {
           issues.append(
             ScanIssue(
@@ -155,8 +213,9 @@ public struct FileDiscovery {
         issues.append(ScanIssue(path: relative, kind: .unreadable, message: "not a regular file"))
         return
       }
-      guard seenFiles.insert(relative).inserted else { return }
-      files.append(DiscoveredFile(absolutePath: path, relativePath: relative, size: Int(info.st_size)))
+      // The same file reached again (through a link): the first path in walk order stays.
+      guard seenFiles.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+      files.append(file(path, relative: relative, size: Int(info.st_size), kind: .source))
     }
 
     /// Lists a folder with `opendir`/`readdir` (Foundation's listing costs a `stat` and several
@@ -186,11 +245,15 @@ public struct FileDiscovery {
     }
 
     /// Whether a folder entry is passed over by its name alone: a build or dependency folder, or
-    /// a file that is not source. Exclusions, on the relative path, are checked apart.
-    static func skipsEntry(named name: String, isFolder: Bool) -> Bool {
-      isFolder
-        ? FileDiscovery.skippedFolders.contains(name)
-        : !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
+    /// a file that is not source. Exclusions, on the relative path, are checked apart. Skipped
+    /// dependency folders are remembered, to be reported once.
+    mutating func skipsEntry(named name: String, isFolder: Bool, relative: String) -> Bool {
+      guard isFolder else { return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name)) }
+      guard FileDiscovery.skippedFolders.contains(name) else { return false }
+      guard FileDiscovery.thirdPartyFolders.contains(name) else { return true }
+      if discovery.includeThirdParty { return false }
+      if !discovery.isExcluded(relative) { skipped.append(relative) }
+      return true
     }
   }
 

@@ -82,7 +82,7 @@ public struct FileScanner: Sendable {
           ScanIssue(path: path, kind: .unreadable, message: "built apps cannot be read by this build of Keyward")
         ])
       }
-      return binaryAnalyzer.analyze(file, rules: rules)
+      return Self.placed(binaryAnalyzer.analyze(file, rules: rules), in: file)
     }
     guard file.size <= maximumFileSize else {
       return FileOutcome(issues: [
@@ -99,12 +99,12 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
-    guard let cache else { return scan(bytes: bytes, path: path) }
+    guard let cache else { return Self.placed(scan(bytes: bytes, path: path), in: file) }
     let key = ScanCache.key(path: path, bytes: bytes)
-    if let known = cache.outcome(forKey: key) { return known }
+    if let known = cache.outcome(forKey: key) { return Self.placed(known, in: file) }
     let outcome = scan(bytes: bytes, path: path)
     cache.store(outcome, forKey: key)
-    return outcome
+    return Self.placed(outcome, in: file)
   }
 
   /// What the functions of a Swift file outside the scan's selection (`--changed-since`,
@@ -156,6 +156,8 @@ public struct FileScanner: Sendable {
     var outcome = FileOutcome(parsed: true)
     let text = SourceText(bytes: bytes)
     let makeContext: (RuleOptions) -> RuleContext
+    // Where the file's code lives and which build it is in, asked only if it has findings.
+    let place: ([Finding]) -> [Finding]
     var directives: [SuppressionDirective] = []
     if language == .swift {
       if let offset = ParserHazards.excessiveBracketRun(in: bytes) {
@@ -176,6 +178,11 @@ public struct FileScanner: Sendable {
       if hasDirectives { directives = SuppressionDirective.directives(in: tree, text: text) }
       let model = SemanticModel(tree: tree, wrappers: wrappers)
       makeContext = { RuleContext(model: model, options: $0) }
+      place = {
+        Self.placing(
+          $0, origin: ContentOrigin.origin(of: tree, bytes: bytes),
+          condition: SwiftBuildConditions(tree: tree).condition(at:))
+      }
       if takesContexts {
         outcome.contextUses = model.contextParameterUses { Self.point($0, text: text, path: path) }
       }
@@ -183,6 +190,11 @@ public struct FileScanner: Sendable {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
       makeContext = { RuleContext(objc: model, options: $0) }
+      place = {
+        Self.placing(
+          $0, origin: ContentOrigin.origin(of: model.tokens, bytes: bytes),
+          condition: ObjCBuildConditions(tokens: model.tokens, lexer: model.lexer).condition(at:))
+      }
     }
     var fileFindings: [Finding] = []
     for configured in applicable {
@@ -210,6 +222,7 @@ public struct FileScanner: Sendable {
         fileFindings.append(finding(report, rule: meta, text: text, path: path))
       }
     }
+    if !fileFindings.isEmpty { fileFindings = place(fileFindings) }
     outcome.findings = Self.assigningFingerprints(fileFindings.sorted(by: Finding.reportOrder), text: text)
     return outcome
   }

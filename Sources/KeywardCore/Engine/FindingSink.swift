@@ -11,11 +11,15 @@ public protocol FindingSink: Sendable {
   func finish(givenUp: Set<Int>)
 }
 
-/// How many findings a report holds: active ones by severity and by rule, and suppressed ones.
+/// How many findings a report holds: active ones by severity and by rule, by where their code
+/// lives, and suppressed ones.
 public struct FindingCounts: Sendable, Equatable {
   public var active: [Severity: Int] = [:]
   public var activeByRule: [String: Int] = [:]
   public var suppressed = 0
+  /// Active findings by origin and build condition, then severity: what `--fail-on` counts
+  /// depends on the `FailPolicy`.
+  public var activeByPlace: [FindingPlace: [Severity: Int]] = [:]
 
   public init() {}
 
@@ -27,6 +31,7 @@ public struct FindingCounts: Sendable, Equatable {
     if finding.isActive {
       active[finding.severity, default: 0] += 1
       activeByRule[finding.ruleId, default: 0] += 1
+      activeByPlace[FindingPlace(finding), default: [:]][finding.severity, default: 0] += 1
     } else {
       suppressed += 1
     }
@@ -35,6 +40,7 @@ public struct FindingCounts: Sendable, Equatable {
   public mutating func add(_ other: FindingCounts) {
     active.merge(other.active, uniquingKeysWith: +)
     activeByRule.merge(other.activeByRule, uniquingKeysWith: +)
+    activeByPlace.merge(other.activeByPlace) { $0.merging($1, uniquingKeysWith: +) }
     suppressed += other.suppressed
   }
 
@@ -44,4 +50,43 @@ public struct FindingCounts: Sendable, Equatable {
   public func hasActive(atLeast minimum: Severity) -> Bool {
     active.contains { $0.key >= minimum && $0.value > 0 }
   }
+
+  /// Active findings that count toward `--fail-on` under `policy`, by severity.
+  public func counted(by policy: FailPolicy) -> [Severity: Int] {
+    var counted: [Severity: Int] = [:]
+    for (place, bySeverity) in activeByPlace
+    where policy.fails(origin: place.origin, buildCondition: place.buildCondition) {
+      counted.merge(bySeverity, uniquingKeysWith: +)
+    }
+    return counted
+  }
+
+  /// Whether a finding that counts under `policy` is at least as severe as `minimum`.
+  public func hasCounted(atLeast minimum: Severity, policy: FailPolicy) -> Bool {
+    counted(by: policy).contains { $0.key >= minimum && $0.value > 0 }
+  }
+
+  /// Active findings by origin, and by build condition, each only where there are some.
+  public var activeByOrigin: [CodeOrigin: Int] {
+    activeByPlace.reduce(into: [:]) { $0[$1.key.origin, default: 0] += $1.value.values.reduce(0, +) }
+  }
+
+  public var activeByBuildCondition: [BuildCondition: Int] {
+    activeByPlace.reduce(into: [:]) { counts, entry in
+      if let condition = entry.key.buildCondition { counts[condition, default: 0] += entry.value.values.reduce(0, +) }
+    }
+  }
+}
+
+/// Where a finding's code lives and which builds hold it.
+public struct FindingPlace: Sendable, Hashable {
+  public var origin: CodeOrigin
+  public var buildCondition: BuildCondition?
+
+  public init(origin: CodeOrigin, buildCondition: BuildCondition?) {
+    self.origin = origin
+    self.buildCondition = buildCondition
+  }
+
+  public init(_ finding: Finding) { self.init(origin: finding.origin, buildCondition: finding.buildCondition) }
 }

@@ -17,6 +17,12 @@ public struct ScanRequest: Sendable {
   public var fileTimeLimit: Double? = ScanRequest.defaultFileTimeLimit
   /// When set, each file's findings go here as the file is done, and the result holds none.
   public var findingSink: (any FindingSink)?
+  /// Where code lives, as the configuration says (`origins`), over the built-in rules.
+  public var origins = OriginOverrides()
+  /// Scan `Pods` and `Carthage` folders (as third-party code) instead of skipping them.
+  public var includeThirdParty = false
+  /// Which findings count toward `--fail-on`; carried to the result for the reports.
+  public var failPolicy = FailPolicy.default
   public static let defaultFileTimeLimit = 60.0
   /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
   var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
@@ -50,8 +56,10 @@ public struct Scanner: Sendable {
   public func scan(_ request: ScanRequest) throws -> ScanResult {
     let absolutePaths = try FileDiscovery.existingAbsolutePaths(request.paths)
     let root = FileDiscovery.scanRoot(for: absolutePaths)
-    let discovery = FileDiscovery(root: root, excludes: request.excludes)
-    let (discovered, discoveryIssues) = discovery.discover(absolutePaths)
+    let discovery = FileDiscovery(
+      root: root, excludes: request.excludes, origins: request.origins, includeThirdParty: request.includeThirdParty)
+    let found = discovery.discover(absolutePaths)
+    let (discovered, discoveryIssues) = (found.files, found.issues)
     let includes = request.includes.map(GlobPattern.init)
     let files = discovered.filter { file in
       (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
@@ -136,7 +144,8 @@ public struct Scanner: Sendable {
     return ScanResult(
       root: root, warnings: warnings, findings: Self.inReportOrder(findings),
       errors: issues.sorted(by: ScanIssue.reportOrder),
-      rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries)
+      rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries,
+      skippedFolders: found.skippedFolders, failPolicy: request.failPolicy)
   }
 
   /// The context facts of every discovered file, in discovery order: the selected files' from

@@ -111,6 +111,10 @@ public struct Finding: Codable, Sendable, Hashable {
   public var suppression: Suppression?
   public var fix: Fix?
   public var related: [RelatedLocation]
+  /// Where the code lives (app, test, sample, third-party, generated); decided by the engine.
+  public var origin: CodeOrigin = .app
+  /// Set when the code is built only for debug or only for the simulator.
+  public var buildCondition: BuildCondition? = nil
   /// Where the finding's context went, while a scan of other files may still settle it; not
   /// part of the report.
   public var contextHandOff: ContextHandOff? = nil
@@ -119,7 +123,7 @@ public struct Finding: Codable, Sendable, Hashable {
     ruleId: String, severity: Severity, confidence: Confidence, message: String,
     location: SourceLocation, snippet: String, tags: [String], fingerprint: String,
     suppression: Suppression? = nil, fix: Fix? = nil, related: [RelatedLocation] = [],
-    contextHandOff: ContextHandOff? = nil
+    contextHandOff: ContextHandOff? = nil, origin: CodeOrigin = .app, buildCondition: BuildCondition? = nil
   ) {
     self.ruleId = ruleId
     self.severity = severity
@@ -133,15 +137,36 @@ public struct Finding: Codable, Sendable, Hashable {
     self.fix = fix
     self.related = related
     self.contextHandOff = contextHandOff
+    self.origin = origin
+    self.buildCondition = buildCondition
   }
 
   private enum CodingKeys: String, CodingKey {
     case ruleId, severity, confidence, message, location, snippet, tags, fingerprint
-    case suppression, fix, related
+    case suppression, fix, related, origin, buildCondition
   }
 
-  // Written by hand so that `suppression` and `fix` appear as explicit nulls: readers of the
-  // report can rely on every key being present.
+  // Read by hand so that reports written before `origin` and `buildCondition` existed still read.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      ruleId: try container.decode(String.self, forKey: .ruleId),
+      severity: try container.decode(Severity.self, forKey: .severity),
+      confidence: try container.decode(Confidence.self, forKey: .confidence),
+      message: try container.decode(String.self, forKey: .message),
+      location: try container.decode(SourceLocation.self, forKey: .location),
+      snippet: try container.decode(String.self, forKey: .snippet),
+      tags: try container.decode([String].self, forKey: .tags),
+      fingerprint: try container.decode(String.self, forKey: .fingerprint),
+      suppression: try container.decodeIfPresent(Suppression.self, forKey: .suppression),
+      fix: try container.decodeIfPresent(Fix.self, forKey: .fix),
+      related: try container.decodeIfPresent([RelatedLocation].self, forKey: .related) ?? [],
+      origin: try container.decodeIfPresent(CodeOrigin.self, forKey: .origin) ?? .app,
+      buildCondition: try container.decodeIfPresent(BuildCondition.self, forKey: .buildCondition))
+  }
+
+  // Written by hand so that `suppression`, `fix` and `buildCondition` appear as explicit nulls:
+  // readers of the report can rely on every key being present.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(ruleId, forKey: .ruleId)
@@ -155,6 +180,8 @@ public struct Finding: Codable, Sendable, Hashable {
     try container.encode(suppression, forKey: .suppression)
     try container.encode(fix, forKey: .fix)
     try container.encode(related, forKey: .related)
+    try container.encode(origin, forKey: .origin)
+    try container.encode(buildCondition, forKey: .buildCondition)
   }
 
   /// Reported as active: not suppressed inline or by the baseline.

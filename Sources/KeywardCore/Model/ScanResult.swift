@@ -49,12 +49,19 @@ public struct ScanResult: Sendable {
   public var warnings: [String]
   /// The built apps scanned, in path order.
   public var binaries: [BinarySummary]
+  /// Dependency folders (`Pods`, `Carthage`) passed over, relative to the root, sorted.
+  public var skippedFolders: [String]
+  /// Which findings count toward `--fail-on`; the others are reported for information.
+  public var failPolicy: FailPolicy
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
-    filesScanned: Int, filesParsed: Int, binaries: [BinarySummary] = []
+    filesScanned: Int, filesParsed: Int, binaries: [BinarySummary] = [], skippedFolders: [String] = [],
+    failPolicy: FailPolicy = .default
   ) {
     self.binaries = binaries
+    self.skippedFolders = skippedFolders
+    self.failPolicy = failPolicy
     self.root = root
     self.warnings = warnings
     self.findings = findings
