@@ -15,6 +15,15 @@ import Testing
     return Scan.findings(code, rule: LocalAuthFailOpen.self).map(\.message)
   }
 
+  /// A read that fails is not an add that fails: each call's message names its own failures.
+  @Test func uncheckedStatusSpeaksOfTheCallItIs() {
+    let read = Scan.findings("SecItemCopyMatching(query as CFDictionary, &result)", rule: StatusUnchecked.self)
+    let add = Scan.findings("SecItemAdd(query as CFDictionary, nil)", rule: StatusUnchecked.self)
+    #expect(read.count == 1 && add.count == 1)
+    #expect(read.allSatisfy { $0.message.contains("as if it had read the item") && !$0.message.contains("duplicate") })
+    #expect(add.allSatisfy { $0.message.contains("as if the item were stored") && $0.message.contains("duplicate") })
+  }
+
   @Test func failOpenSaysWhoTakesThePath() {
     let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
     let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")

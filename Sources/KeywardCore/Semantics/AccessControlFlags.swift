@@ -159,17 +159,57 @@ public final class AccessControlEvaluator {
     guard isInitializer(callee) else { return }
     if let raw = SyntaxFacts.argument(call, labeled: "rawValue") {
       for value in resolver.values(of: raw) {
-        guard let bits = SyntaxFacts.integerLiteralValue(value.expression) else { continue }
+        guard let bits = Self.rawBits(startingAt: value.expression) else { continue }
         for flag in AccessControlFlag.decode(bits) {
           result.append(
             FlagOrigin(
-              flag: flag, node: value.expression, isConditional: conditional || value.isConditional,
-              fromRawValue: true, reachedThroughName: throughName || value.reachedThroughName))
+              flag: flag, node: Self.rawSite(startingAt: value.expression),
+              isConditional: conditional || value.isConditional, fromRawValue: true, reachedThroughName: throughName || value.reachedThroughName))
         }
       }
     } else if call.arguments.count == 1, let only = call.arguments.first, only.label == nil {
       collect(only.expression, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
     }
+  }
+
+  /// The integer a raw value is: a literal, or the bit arithmetic it begins (`1 << 5`,
+  /// `1 << 0 | 1 << 30`), which the resolver stands by its first element. Nil when a part is
+  /// not a literal or the operator is another.
+  static func rawBits(startingAt first: ExprSyntax) -> UInt64? {
+    guard let list = first.parent?.as(ExprListSyntax.self), list.first?.id == first.id, list.count > 1 else {
+      return SyntaxFacts.integerLiteralValue(first)
+    }
+    let elements = Array(list)
+    guard elements.count % 2 == 1 else { return nil }
+    // Shifts bind tighter than `|` and `+`: fold them into their left operand first.
+    var terms: [UInt64] = []
+    var joins: [String] = []
+    guard var current = SyntaxFacts.integerLiteralValue(SequenceShape.unwrap(elements[0])) else { return nil }
+    for index in stride(from: 1, to: elements.count, by: 2) {
+      guard let op = SequenceShape.operatorText(elements[index]),
+        let operand = SyntaxFacts.integerLiteralValue(SequenceShape.unwrap(elements[index + 1]))
+      else { return nil }
+      switch op {
+      case "<<": current = operand < 64 ? current << operand : 0
+      case "|", "+":
+        terms.append(current)
+        joins.append(op)
+        current = operand
+      default: return nil
+      }
+    }
+    terms.append(current)
+    return terms.dropFirst().enumerated().reduce(terms[0]) { total, next in
+      joins[next.offset] == "|" ? total | next.element : total &+ next.element
+    }
+  }
+
+  /// The whole of the bit arithmetic `first` begins, or `first` alone.
+  static func rawSite(startingAt first: ExprSyntax) -> ExprSyntax {
+    guard let list = first.parent?.as(ExprListSyntax.self), list.first?.id == first.id, list.count > 1,
+      let sequence = list.parent?.as(SequenceExprSyntax.self)
+    else { return first }
+    return ExprSyntax(sequence)
   }
 
   /// `.member` (its type comes from context) or `SecAccessControlCreateFlags.member`.

@@ -57,7 +57,7 @@ struct QueryStorageFlow {
 
   /// Where a binding's uses can be: its block for a local, the file for a private property;
   /// nil where other files can use it too (parameters, globals, other properties).
-  private func region(of binding: Binding) -> Syntax? {
+  func region(of binding: Binding) -> Syntax? {
     guard binding.kind == .constant || binding.kind == .variable else { return nil }
     if let block = SyntaxFacts.memberBlock(declaring: binding.node) {
       let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self)
@@ -137,7 +137,7 @@ struct QueryStorageFlow {
 }
 
 /// The references to one name (`name`, `self.name`) below a node, except its declaration.
-private final class ReferenceFinder: SyntaxVisitor {
+final class ReferenceFinder: SyntaxVisitor {
   let name: String
   let declaration: Syntax
   var references: [Syntax] = []
@@ -162,4 +162,44 @@ private final class ReferenceFinder: SyntaxVisitor {
 
 extension SemanticModel {
   func storage(of query: KeychainQuery) -> QueryStorage { QueryStorageFlow.storage(of: query, model: self) }
+
+  /// Whether a constant is only looked for, never put anywhere: compared or asserted, or an
+  /// element of a collection that is only searched (`[.none, .complete].contains(x)`, or a
+  /// constant set whose every use is `contains` or a comparison).
+  public func isOnlyLookedFor(_ node: some SyntaxProtocol) -> Bool {
+    let node = Syntax(node)
+    if ValueUse.isOnlyInspected(node) { return true }
+    let holder = ValueUse.outermostHolder(of: node)
+    guard let array = holder.parent?.parent?.parent?.as(ArrayExprSyntax.self), holder.parent?.is(ArrayElementSyntax.self) == true
+    else { return false }
+    let collection = ValueUse.outermostHolder(of: Syntax(array))
+    if Self.isSearched(collection) { return true }
+    guard let pattern = collection.parent?.parent?.as(PatternBindingSyntax.self),
+      let binding = index.binding(declaredBy: pattern),
+      let region = QueryStorageFlow(model: self).region(of: binding)
+    else { return false }
+    let finder = ReferenceFinder(name: binding.name, declaration: binding.node)
+    finder.walk(region)
+    return !finder.references.isEmpty && finder.references.allSatisfy { Self.isSearched(ValueUse.outermostHolder(of: $0)) }
+  }
+
+  /// A collection that is compared, searched (`set.contains(x)`) or searched for (`flags.contains(set)`).
+  private static func isSearched(_ collection: Syntax) -> Bool {
+    if ValueUse.isOnlyInspected(collection) { return true }
+    if let member = collection.parent?.as(MemberAccessExprSyntax.self), member.base?.id == collection.id {
+      return searchingMethods.contains(member.declName.baseName.text)
+    }
+    if collection.parent?.is(LabeledExprSyntax.self) == true,
+      let call = collection.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+      let name = SyntaxFacts.calledName(call)
+    {
+      return searchingMethods.contains(name)
+    }
+    return false
+  }
+
+  private static let searchingMethods: Set<String> = [
+    "contains", "isSuperset", "isSubset", "isStrictSuperset", "isStrictSubset", "intersection", "isDisjoint",
+    "firstIndex", "index",
+  ]
 }

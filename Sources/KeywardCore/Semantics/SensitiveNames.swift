@@ -42,13 +42,21 @@ public enum SensitiveNames {
   /// Whether `text`, lowercased with `-` and spaces read as `_`, contains a pattern, and its
   /// other words do not make it mean something that is not a secret.
   public static func matches(_ text: String, patterns: [String]) -> Bool {
-    let folded = text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
-    let joined = folded.replacingOccurrences(of: "_", with: "")
-    let named = patterns.map { $0.lowercased() }.filter { folded.contains($0) || joined.contains($0) }
+    let named = namedPatterns(text, patterns: patterns)
     guard !named.isEmpty else { return false }
     let words = nameWords(text)
     if words.contains(where: notSecretWords.contains) { return false }
     return !(named.allSatisfy { $0 == "token" } && words.contains(where: notCredentialTokenWords.contains))
+  }
+
+  /// Whether `text` contains a pattern at all, whatever its other words say.
+  static func isNamed(_ text: String, patterns: [String]) -> Bool { !namedPatterns(text, patterns: patterns).isEmpty }
+
+  /// The patterns `text`, lowercased with `-` and spaces read as `_`, contains.
+  private static func namedPatterns(_ text: String, patterns: [String]) -> [String] {
+    let folded = text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+    let joined = folded.replacingOccurrences(of: "_", with: "")
+    return patterns.map { $0.lowercased() }.filter { folded.contains($0) || joined.contains($0) }
   }
 
   /// The lowercased words of an identifier or key: `isPasswordSet` → is, password, set;
@@ -105,16 +113,40 @@ public enum SensitiveNames {
   /// literals it resolves to, and the names it is read from.
   public static func words(in expression: ExprSyntax, model: SemanticModel) -> [String] {
     var words: [String] = []
+    var sources = [expression]
     for value in model.resolver.values(of: expression) {
-      if let text = SyntaxFacts.stringLiteralValue(value.expression) { words.append(text) }
+      if let text = SyntaxFacts.stringLiteralValue(value.expression) {
+        words.append(text)
+      } else if value.expression.id != expression.id {
+        sources.append(value.expression)
+      }
     }
-    // Names it is read from, and strings inside it (`Identifier(nonEmpty: "tokens")`).
-    for token in expression.tokens(viewMode: .sourceAccurate) {
-      switch token.tokenKind {
-      case .identifier, .stringSegment: words.append(token.text)
-      default: continue
+    // Names it is made from, their declared types (`CKServerChangeToken`), and strings inside
+    // it (`Identifier(nonEmpty: "tokens")`), one step into where it comes from.
+    for source in sources {
+      for token in source.tokens(viewMode: .sourceAccurate) {
+        switch token.tokenKind {
+        case .identifier:
+          words.append(token.text)
+          if let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+            let type = model.resolver.binding(denotedBy: ExprSyntax(reference))?.typeName
+          {
+            words.append(type)
+          }
+        case .stringSegment: words.append(token.text)
+        default: continue
+        }
       }
     }
     return words
   }
+
+  /// The word that shows `words` (of one value and its key) name a secret, or nil when none does
+  /// or one of them names a kind of value that is not secret (`fcmToken` stored under "token").
+  public static func secretWord(in words: [String], patterns: [String]) -> String? {
+    let named = words.filter { isNamed($0, patterns: patterns) }
+    guard named.allSatisfy({ matches($0, patterns: patterns) }) else { return nil }
+    return named.first
+  }
+
 }

@@ -122,6 +122,7 @@ public struct WeakBiometricACL: Rule {
       }
       """,
       "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: ↓2), nil)",
+      "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: ↓1 << 1), nil)",
       """
       let biometricBits: UInt = ↓0x2
       let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: biometricBits), nil)
@@ -149,10 +150,20 @@ public struct WeakBiometricACL: Rule {
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
     ],
     clean: [
+      // A pattern the code compares flags with, never passes on.
+      """
+      func isLegacyPresence(_ flags: SecAccessControlCreateFlags) -> Bool {
+          let legacyPresence: SecAccessControlCreateFlags = [.or, .devicePasscode, .biometryAny]
+          return flags.contains(legacyPresence) && flags == legacyPresence
+      }
+      """,
+
       "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .privateKeyUsage], nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, .touchIDCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: 8), nil)",
+      // Bit 5 is the companion flag, not `.userPresence` (bit 0).
+      "let access = SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: 1 << 5), nil)",
       """
       // .biometryAny would let new fingerprints in, so we use the current set.
       let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)
@@ -200,8 +211,9 @@ public struct WeakBiometricACL: Rule {
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
     for root in model.accessControl.allFlagExpressions {
+      // Flags only compared with (`flags == [.userPresence]`) protect no item.
       for origin in model.accessControl.origins(of: root)
-      where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) {
+      where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node) {
         let id = origin.node.id
         if weakByNode[id] == nil {
           order.append(id)

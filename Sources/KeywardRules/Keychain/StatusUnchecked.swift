@@ -91,6 +91,23 @@ public struct StatusUnchecked: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItem"] }
 
+  /// What can go wrong with each call, and what the app then wrongly assumes: a read that
+  /// fails is not an add that fails.
+  static let failures: [String: (causes: String, assumes: String)] = [
+    "SecItemAdd": ("a duplicate item, a locked device, a missing entitlement", "the item were stored"),
+    "SecItemUpdate": ("no matching item, a locked device, a cancelled authentication", "the item were changed"),
+    "SecItemCopyMatching": (
+      "no matching item, a locked device, a cancelled authentication", "it had read the item"
+    ),
+    "SecItemDelete": ("a locked device, a missing entitlement", "the item were gone"),
+  ]
+
+  static func message(for name: String, ignored: String) -> String {
+    let failure = failures[name] ?? ("an error", "the keychain had done its work")
+    return
+      "The `OSStatus` of `\(name)` \(ignored), so a failure (\(failure.causes)) goes unnoticed and the app carries on as if \(failure.assumes). Check it against `errSecSuccess` (and `errSecItemNotFound` where a missing item is expected)."
+  }
+
   public static func check(_ context: RuleContext) {
     var names = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching"]
     if context.options.bool("includeDelete") { names.append("SecItemDelete") }
@@ -104,11 +121,7 @@ public struct StatusUnchecked: Rule {
         } else {
           continue
         }
-        context.report(
-          call,
-          message:
-            "The `OSStatus` of `\(name)` \(ignored), so a failure (duplicate item, locked device, missing entitlement) goes unnoticed and the app carries on as if the keychain had done its work. Check it against `errSecSuccess`."
-        )
+        context.report(call, message: message(for: name, ignored: ignored))
       }
     }
   }

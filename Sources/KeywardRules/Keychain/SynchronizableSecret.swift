@@ -145,7 +145,7 @@ public struct SynchronizableSecret: Rule {
       let words: [String]? =
         calls.isEmpty
         ? nil : calls.flatMap { $0.arguments.flatMap { SensitiveNames.words(in: $0.expression, model: model) } }
-      let named = words?.first { SensitiveNames.matches($0, patterns: patterns) }
+      let named = words.flatMap { SensitiveNames.secretWord(in: $0, patterns: patterns) }
       // Without a sign of a secret, a synchronized item is a choice, not a finding, unless strict.
       guard named != nil || context.options.reportsWeakEvidence else { continue }
       context.report(

@@ -62,6 +62,18 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
       #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
       #"UserDefaults.standard.set(nil, forKey: "authToken")"#,
+      // The value's own name or type says what kind of token the key means.
+      """
+      func messaging(_ messaging: Messaging, didReceiveRegistrationToken fcmToken: String?) {
+          UserDefaults.standard.set(fcmToken, forKey: "token")
+      }
+      """,
+      """
+      func remember(_ changeToken: CKServerChangeToken) throws {
+          let data = try NSKeyedArchiver.archivedData(withRootObject: changeToken, requiringSecureCoding: true)
+          UserDefaults.standard.set(data, forKey: "cloudToken")
+      }
+      """,
       #"cache.set(authToken, forKey: "authToken")"#,
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
     ])
@@ -82,7 +94,7 @@ public struct CleartextStoragePreferences: Rule {
           !SensitiveNames.holdsPlainValue(value, model: model)
         else { continue }
         let words = SensitiveNames.words(in: key, model: model) + SensitiveNames.words(in: value, model: model)
-        guard let word = words.first(where: { SensitiveNames.matches($0, patterns: patterns) }) else { continue }
+        guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
         context.report(value, message: message(word: word, store: store))
       }
     }
@@ -94,7 +106,7 @@ public struct CleartextStoragePreferences: Rule {
           guard name == "AppStorage" || name == "SceneStorage" else { continue }
           let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
           let words = (key.map { SensitiveNames.words(in: $0, model: model) } ?? []) + [binding.name]
-          guard let word = words.first(where: { SensitiveNames.matches($0, patterns: patterns) }) else { continue }
+          guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
           context.report(attribute, message: message(word: word, store: "@\(name)"))
         }
       }

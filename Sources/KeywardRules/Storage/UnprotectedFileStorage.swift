@@ -53,6 +53,16 @@ public struct UnprotectedFileStorage: Rule {
       "let result: String? = .none",
       "switch mode { case .none: break; default: break }",
       "try FileManager.default.setAttributes([.protectionKey: FileProtectionType.complete], ofItemAtPath: path)",
+      // Looked for, not written.
+      "let unprotected = attributes[.protectionKey] as? FileProtectionType == FileProtectionType.none",
+      """
+      func needsUpgrade(_ url: URL) throws -> Bool {
+          let weakClasses: Set<URLFileProtection> = [URLFileProtection.none, .completeUntilFirstUserAuthentication]
+          let current = try url.resourceValues(forKeys: [.fileProtectionKey]).fileProtection
+          return current.map { weakClasses.contains($0) } ?? true
+      }
+      """,
+      "if [NSFileProtectionNone, NSFileProtectionCompleteUntilFirstUserAuthentication].contains(current) { upgrade() }",
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
@@ -66,16 +76,20 @@ public struct UnprotectedFileStorage: Rule {
     "This file is written without data protection, so its contents can be read while the device is locked. Use `.completeFileProtection` (or `...UntilFirstUserAuthentication` for files background work needs), or keep the secret in the keychain."
 
   public static func check(_ context: RuleContext) {
-    let index = context.model.index
-    for access in index.memberAccessesByName["noFileProtection"] ?? [] {
+    let model = context.model
+    let index = model.index
+    // A class only compared or searched for (`protection == .none`, a set of classes asked
+    // `contains`) protects no file.
+    for access in index.memberAccessesByName["noFileProtection"] ?? [] where !model.isOnlyLookedFor(access) {
       context.report(access, message: message)
     }
     for type in ["FileProtectionType", "URLFileProtection"] {
-      for access in index.qualifiedMembersByType[type] ?? [] where access.declName.baseName.text == "none" {
+      for access in index.qualifiedMembersByType[type] ?? []
+      where access.declName.baseName.text == "none" && !model.isOnlyLookedFor(access) {
         context.report(access, message: message)
       }
     }
-    for reference in index.constantReferencesByName["NSFileProtectionNone"] ?? [] {
+    for reference in index.constantReferencesByName["NSFileProtectionNone"] ?? [] where !model.isOnlyLookedFor(reference) {
       context.report(reference, message: message)
     }
     // `.none` is only a protection class where the context says so.
