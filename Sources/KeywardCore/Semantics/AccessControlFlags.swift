@@ -51,6 +51,8 @@ public struct FlagOrigin {
   public var isConditional: Bool
   public var fromRawValue: Bool
   public var reachedThroughName: Bool
+  /// One branch of a choice the function's caller makes (`ResolvedValue.chosenByCaller`).
+  public var chosenByCaller = false
 
   public init(
     flag: AccessControlFlag, node: ExprSyntax, isConditional: Bool, fromRawValue: Bool, reachedThroughName: Bool
@@ -99,7 +101,13 @@ public final class AccessControlEvaluator {
       if let flags = SyntaxFacts.argument(call, at: 2) { roots.append(flags) }
     }
     for bindings in index.bindingsByName.values {
+      // A property several types each answer differently (`var flags: ... { [.biometryAny] }` in
+      // one constraint type, `.biometryCurrentSet` in another) is a mapping table: the code that
+      // picks the type chooses, and it is judged where its flags reach an access control.
+      let answers = bindings.filter { $0.kind == .computed && $0.typeName == Self.typeName }
+      let isTable = Set(answers.compactMap { SyntaxFacts.memberBlock(declaring: $0.node)?.id }).count >= 2
       for binding in bindings where binding.kind != .parameter && binding.typeName == Self.typeName {
+        if isTable && binding.kind == .computed { continue }
         roots += binding.initializer.map { [$0] } ?? []
         roots += binding.returnedExpressions
       }
@@ -122,6 +130,10 @@ public final class AccessControlEvaluator {
   ) {
     guard depth < ConstantResolver.maximumDepth else { return }
     for value in resolver.values(of: expression, mutatingMethods: Self.growingMethods) {
+      let before = result.count
+      defer {
+        if value.chosenByCaller { for index in before..<result.count { result[index].chosenByCaller = true } }
+      }
       let isConditional = conditional || value.isConditional
       let isThroughName = throughName || value.reachedThroughName
       let leaf = value.expression
@@ -164,7 +176,8 @@ public final class AccessControlEvaluator {
           result.append(
             FlagOrigin(
               flag: flag, node: Self.rawSite(startingAt: value.expression),
-              isConditional: conditional || value.isConditional, fromRawValue: true, reachedThroughName: throughName || value.reachedThroughName))
+              isConditional: conditional || value.isConditional, fromRawValue: true,
+              reachedThroughName: throughName || value.reachedThroughName))
         }
       }
     } else if call.arguments.count == 1, let only = call.arguments.first, only.label == nil {

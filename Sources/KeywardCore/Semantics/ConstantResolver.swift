@@ -12,6 +12,11 @@ public struct ResolvedValue {
   /// when the value came out of one: the choice is the weakness, not the table offering it.
   public var choice: ExprSyntax? = nil
 
+  /// Whether the value is one branch of a choice the function's caller makes
+  /// (`useDeviceCredentials ? .deviceOwnerAuthentication : ...` on a parameter): code that offers
+  /// an option, where the weakness is in the caller that picks it.
+  public var chosenByCaller = false
+
   /// Where a finding about the value belongs: the choice, else the value itself.
   public var reportedExpression: ExprSyntax { choice ?? expression }
 }
@@ -165,6 +170,27 @@ public final class ConstantResolver {
     }
   }
 
+  /// Whether a condition is decided by the enclosing function's caller: it reads a parameter,
+  /// directly, through a member (`config.allowPasscode`), or through a local computed from one.
+  public func isDecidedByCaller(_ condition: ArraySlice<ExprSyntax>, depth: Int = 0) -> Bool {
+    guard depth < 3 else { return false }
+    for element in condition {
+      for token in element.tokens(viewMode: .sourceAccurate) {
+        guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+          reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id,
+          let binding = binding(denotedBy: ExprSyntax(reference))
+        else { continue }
+        if binding.kind == .parameter { return true }
+        if binding.kind == .constant, SyntaxFacts.memberBlock(declaring: binding.node) == nil,
+          let initializer = binding.initializer, isDecidedByCaller([initializer][...], depth: depth + 1)
+        {
+          return true
+        }
+      }
+    }
+    return false
+  }
+
   // MARK: The walk
 
   private struct Walk {
@@ -181,8 +207,12 @@ public final class ConstantResolver {
           return
         }
         for part in parts {
+          let before = results.count
           collect(
             part.elements, conditional: conditional || part.isConditional, throughName: throughName, depth: depth + 1)
+          if let condition = part.condition, resolver.isDecidedByCaller(condition) {
+            for index in before..<results.count { results[index].chosenByCaller = true }
+          }
         }
         return
       }

@@ -35,10 +35,11 @@ public struct KeychainQuery {
     operations.contains { SyntaxFacts.calledName($0) == operation }
   }
 
-  /// The values that set `kSecAttrSynchronizable` to true (`true`, `kCFBooleanTrue`, ...).
-  public func synchronizableTrueValues(in model: SemanticModel) -> [ExprSyntax] {
+  /// The values that set `kSecAttrSynchronizable` to true (`true`, `kCFBooleanTrue`, ...); with
+  /// `includingCallerChoices` false, not those a caller's argument picks (`sync ? true : false`).
+  public func synchronizableTrueValues(in model: SemanticModel, includingCallerChoices: Bool = true) -> [ExprSyntax] {
     writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
-      .map(\.expression).filter(SyntaxFacts.isTrue)
+      .filter { includingCallerChoices || !$0.chosenByCaller }.map(\.expression).filter(SyntaxFacts.isTrue)
   }
 }
 

@@ -170,7 +170,8 @@ extension SemanticModel {
     let node = Syntax(node)
     if ValueUse.isOnlyInspected(node) { return true }
     let holder = ValueUse.outermostHolder(of: node)
-    guard let array = holder.parent?.parent?.parent?.as(ArrayExprSyntax.self), holder.parent?.is(ArrayElementSyntax.self) == true
+    guard let array = holder.parent?.parent?.parent?.as(ArrayExprSyntax.self),
+      holder.parent?.is(ArrayElementSyntax.self) == true
     else { return false }
     let collection = ValueUse.outermostHolder(of: Syntax(array))
     if Self.isSearched(collection) { return true }
@@ -180,7 +181,8 @@ extension SemanticModel {
     else { return false }
     let finder = ReferenceFinder(name: binding.name, declaration: binding.node)
     finder.walk(region)
-    return !finder.references.isEmpty && finder.references.allSatisfy { Self.isSearched(ValueUse.outermostHolder(of: $0)) }
+    return !finder.references.isEmpty
+      && finder.references.allSatisfy { Self.isSearched(ValueUse.outermostHolder(of: $0)) }
   }
 
   /// A collection that is compared, searched (`set.contains(x)`) or searched for (`flags.contains(set)`).

@@ -9,6 +9,8 @@ public enum SequenceShape {
   public struct Part {
     public var elements: ArraySlice<ExprSyntax>
     public var isConditional: Bool
+    /// For a branch of `condition ? a : b`, the condition's elements.
+    public var condition: ArraySlice<ExprSyntax>? = nil
   }
 
   /// Removes wrappers that do not change a value: parentheses, `try`, `await`, `!`, `?`, casts.
@@ -60,9 +62,10 @@ public enum SequenceShape {
     if let ternary = elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
       let operatorNode = elements[ternary].as(UnresolvedTernaryExprSyntax.self)
     {
+      let condition = elements[..<ternary]
       return [
-        Part(elements: [operatorNode.thenExpression][...], isConditional: true),
-        Part(elements: elements[(ternary + 1)...], isConditional: true),
+        Part(elements: [operatorNode.thenExpression][...], isConditional: true, condition: condition),
+        Part(elements: elements[(ternary + 1)...], isConditional: true, condition: condition),
       ]
     }
     let coalescing = elements.indices.filter { isOperator(elements[$0], "??") }

@@ -59,6 +59,15 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        """
+        func confirm(options: PromptOptions, done: @escaping (Bool) -> Void) {
+            let allowPasscode = options.allowPasscode ?? false
+            let policy: LAPolicy = allowPasscode ? ↓.deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+            LAContext().evaluatePolicy(policy, localizedReason: "Confirm") { ok, _ in done(ok) }
+        }
+        """, profile: .strict),
+
       """
       context.evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: "Approve transfer") { success, _ in }
       """,
@@ -71,6 +80,13 @@ public struct PasscodeFallbackPolicy: Rule {
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
     ],
     clean: [
+      """
+      func confirm(allowPasscode: Bool, done: @escaping (Bool) -> Void) {
+          let policy: LAPolicy = allowPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+          LAContext().evaluatePolicy(policy, localizedReason: "Confirm") { ok, _ in done(ok) }
+      }
+      """,
+
       "let passcodeSet = context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error)",
       "context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Pay\") { _, _ in }",
       "// context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Pay\")",
@@ -87,7 +103,11 @@ public struct PasscodeFallbackPolicy: Rule {
     for evaluation in model.policyEvaluations {
       guard let argument = evaluation.policyExpression else { continue }
       for value in model.resolver.values(of: argument) {
-        guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name) else { continue }
+        // A policy the caller picks (`allowPasscode ? .deviceOwnerAuthentication : ...`) is an
+        // option this code offers; the caller's choice is the finding (strict reports both).
+        guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name),
+          !value.chosenByCaller || context.options.reportsWeakEvidence
+        else { continue }
         let (accepts, who) =
           switch policy.rawValue {
           case 2: ("the device passcode", "anyone who knows the passcode")

@@ -79,6 +79,25 @@ public struct WeakBiometricACL: Rule {
   public static let examples = RuleExamples(
     flagged: [
       """
+      struct KeyPolicy { var accessFlags: SecAccessControlCreateFlags { [↓.biometryAny] } }
+      """,
+
+      RuleExample(
+        """
+        func makeAccess(acceptNewFingers: Bool) -> SecAccessControl? {
+            let flags: SecAccessControlCreateFlags = [.privateKeyUsage, acceptNewFingers ? ↓.biometryAny : .biometryCurrentSet]
+            return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+        }
+        """, profile: .strict),
+      // Decided here, not by a caller.
+      """
+      func makeAccess() -> SecAccessControl? {
+          let flags: SecAccessControlCreateFlags = [.privateKeyUsage, isSimulator ? ↓.biometryAny : .biometryCurrentSet]
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
+
+      """
       let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓.biometryAny, nil)
       """,
       "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓.userPresence, &error)",
@@ -150,6 +169,21 @@ public struct WeakBiometricACL: Rule {
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
     ],
     clean: [
+      // A table of constraint types: the caller picks the type.
+      """
+      protocol FlagsProviding { var accessFlags: SecAccessControlCreateFlags { get } }
+      struct AnyFinger: FlagsProviding { var accessFlags: SecAccessControlCreateFlags { [.biometryAny] } }
+      struct EnrolledFingers: FlagsProviding { var accessFlags: SecAccessControlCreateFlags { [.biometryCurrentSet] } }
+      """,
+
+      // The caller picks the option; this code offers it (reported under strict).
+      """
+      func makeAccess(acceptNewFingers: Bool) -> SecAccessControl? {
+          let flags: SecAccessControlCreateFlags = [.privateKeyUsage, acceptNewFingers ? .biometryAny : .biometryCurrentSet]
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
+
       // A pattern the code compares flags with, never passes on.
       """
       func isLegacyPresence(_ flags: SecAccessControlCreateFlags) -> Bool {
@@ -213,7 +247,9 @@ public struct WeakBiometricACL: Rule {
     for root in model.accessControl.allFlagExpressions {
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
       for origin in model.accessControl.origins(of: root)
-      where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node) {
+      where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
+        && (!origin.chosenByCaller || context.options.reportsWeakEvidence)
+      {
         let id = origin.node.id
         if weakByNode[id] == nil {
           order.append(id)

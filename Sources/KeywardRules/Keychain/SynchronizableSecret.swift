@@ -94,6 +94,14 @@ public struct SynchronizableSecret: Rule {
     ],
     clean: [
       """
+      func store(_ key: Data, syncing: Bool) {
+          let item: [String: Any] = [kSecAttrAccount as String: "vaultPrivateKey", kSecValueData as String: key,
+                                     kSecAttrSynchronizable as String: syncing ? kCFBooleanTrue! : kCFBooleanFalse!]
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
+
+      """
       import KeychainSwift
       let keychain = KeychainSwift()
       keychain.synchronizable = true
@@ -136,7 +144,11 @@ public struct SynchronizableSecret: Rule {
     for query in model.keychainQueries where query.mayStore {
       let secret = holdsSecret(query, patterns: patterns, model: model)
       guard let reason = secret else { continue }
-      for value in query.synchronizableTrueValues(in: model) {
+      // Syncing chosen by the caller (`save(key, syncing: userEnabledBackup)`) is an option
+      // this code offers; strict reports it too.
+      let values = query.synchronizableTrueValues(
+        in: model, includingCallerChoices: context.options.reportsWeakEvidence)
+      for value in values {
         context.report(value, message: message(reason: reason))
       }
     }

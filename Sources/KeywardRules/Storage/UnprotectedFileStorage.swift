@@ -89,7 +89,8 @@ public struct UnprotectedFileStorage: Rule {
         context.report(access, message: message)
       }
     }
-    for reference in index.constantReferencesByName["NSFileProtectionNone"] ?? [] where !model.isOnlyLookedFor(reference) {
+    for reference in index.constantReferencesByName["NSFileProtectionNone"] ?? []
+    where !model.isOnlyLookedFor(reference) {
       context.report(reference, message: message)
     }
     // `.none` is only a protection class where the context says so.
