@@ -1,4 +1,4 @@
-/// Renders a rule's documentation in the seed pages' sections: Description, Rationale,
+/// Renders a rule's documentation in fixed sections: Description, Rationale,
 /// Remediation, Configuration, References. The same text serves `keyward explain`, SARIF help
 /// and the generated `Docs/rules` pages.
 public enum RuleDocumentation {
@@ -27,7 +27,7 @@ public enum RuleDocumentation {
         reference.url.map { "- [\(reference.title)](\($0))" } ?? "- \(reference.title)"
       })
     lines.append(
-      "Tags use the seed detector pages' scheme: `MASVS:` ids are MASVS v1, `MASWE:` numbers are the MASWE beta numbering used by the MASTG tests; `MASVS-` ids are MASVS v2."
+      "Tags: `MASVS:` ids are MASVS v1; `MASWE:` numbers are the MASWE numbering as published before 2025 (its beta, which the MASTG tests of that time cite); `MASVS-` ids are MASVS v2; `MASTG-TEST-` ids name the MASTG test that checks the same weakness."
     )
     return lines.joined(separator: "\n") + "\n"
   }

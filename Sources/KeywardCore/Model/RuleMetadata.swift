@@ -27,7 +27,7 @@ public struct RuleMetadata: Sendable, Hashable {
   public var title: String
   public var severity: Severity
   public var confidence: Confidence
-  /// The seed pages' "Resource" column: what the rule protects (Authentication, Information leak).
+  /// What the rule protects (Authentication, Information leak), as a column of the rule tables.
   public var resource: String
   public var language: String
   public var tags: [String]

@@ -1,7 +1,7 @@
 import Security
 
-func makeAccess(strict: Bool) -> SecAccessControl? {
-    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, strict ? .biometryCurrentSet : .biometryAny, nil)
+func makeAccess() -> SecAccessControl? {
+    SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, Settings.strict ? .biometryCurrentSet : .biometryAny, nil)
 }
 
 func makeLegacyAccess() -> SecAccessControl? {
