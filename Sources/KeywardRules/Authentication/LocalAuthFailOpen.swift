@@ -16,9 +16,10 @@ public struct LocalAuthFailOpen: Rule {
       the `catch` of `try await evaluatePolicy`, in a reply that ignores both (`{ _, _ in ... }`), and \
       on `biometryNotAvailable`, `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless \
       that path authenticates again. Granting is calling \
-      a completion with `true`, setting an authenticated/unlocked flag, calling an unlock or login \
-      function, returning `true` (unless the function's name makes `true` the refusal, as in \
-      `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
+      a completion with `true` or with a `.success` whose payload does not report a failure (as \
+      `.success(Outcome(success: false, error: message))` does), setting an authenticated/unlocked \
+      flag, calling an unlock or login function, returning `true` (unless the \
+      function's name makes `true` the refusal, as in `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
       case is falling back from a biometric item to an unprotected copy).
       """,
     rationale: """
@@ -129,8 +130,47 @@ public struct LocalAuthFailOpen: Rule {
           }
       }
       """,
+      // A `Result.success` whose payload is the secret grants, on the failure path as anywhere.
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in") { ok, _ in
+          guard ok else {
+              ↓completion(Result.success(SessionOutcome(granted: true, error: nil)))
+              return
+          }
+      }
+      """,
     ],
     clean: [
+      // A plug-in reporting every outcome through `Result.success`: the payload says "denied".
+      """
+      func prompt(reason: String, completion: @escaping (Result<PromptOutcome, Error>) -> Void) {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              completion(.success(PromptOutcome(
+                  success: false,
+                  message: error?.localizedDescription ?? "Biometrics unavailable",
+                  code: .notAvailable)))
+              return
+          }
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) { ok, _ in
+              if ok {
+                  completion(.success(PromptOutcome(success: true, message: nil, code: .ok)))
+              } else {
+                  completion(.success(PromptOutcome(success: false, message: "Cancelled", code: .cancelled)))
+              }
+          }
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Create the signing key") { ok, _ in
+          if ok {
+              makeKeyPair()
+          } else {
+              completion(.success(KeyPairOutcome(publicKey: nil, error: "Authentication failed", code: .userCancel)))
+          }
+      }
+      """,
       // The reply ignores the result, but grants nothing: a permission request.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -390,10 +430,8 @@ struct GrantFinder {
     var found: [Syntax] = []
     for call in collector.calls {
       guard let name = SyntaxFacts.calledName(call)?.lowercased() else { continue }
-      let passesTrue = call.arguments.contains { argument in
-        let text = SyntaxFacts.text(argument.expression)
-        return text == "true" || text.hasPrefix(".success")
-      }
+      // `completion(true)`, `completion(.success(token))`; not `.success(Result(success: false))`.
+      let passesTrue = call.arguments.contains { ReportedOutcome.of($0.expression) == .success }
       if passesTrue && Self.completionNames.contains(where: name.contains) {
         found.append(Syntax(call))
       } else if Self.grantingCalls.contains(where: name.hasPrefix), !name.contains("fail"),
