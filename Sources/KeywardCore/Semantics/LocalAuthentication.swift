@@ -194,3 +194,25 @@ extension SemanticModel {
     }
   }
 }
+
+extension SemanticModel {
+  /// Whether an expression denotes an `LAContext`: true for `LAContext()` and for names declared
+  /// as one or initialised with one (through aliases and the sides of `??` / `?:`), false when
+  /// every name it denotes is declared with another type, nil when that is unknown.
+  public func denotesContext(_ expression: ExprSyntax) -> Bool? {
+    let value = SequenceShape.unwrapCasts(expression)
+    if let call = value.as(FunctionCallExprSyntax.self) {
+      return SyntaxFacts.calledName(call) == Binding.contextTypeName ? true : nil
+    }
+    let bindings = bindingsNamed(by: value)
+    guard !bindings.isEmpty else { return nil }
+    if bindings.contains(where: { binding in
+      binding.isDeclaredContext
+        || binding.initializer.flatMap { SequenceShape.unwrap($0).as(FunctionCallExprSyntax.self) }
+          .flatMap(SyntaxFacts.calledName) == Binding.contextTypeName
+    }) {
+      return true
+    }
+    return bindings.allSatisfy { $0.type != nil } ? false : nil
+  }
+}
