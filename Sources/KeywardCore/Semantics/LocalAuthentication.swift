@@ -133,3 +133,86 @@ public enum EvaluationBinding: Equatable {
     return nil
   }
 }
+
+extension SemanticModel {
+  /// Whether `expression` names a context the code creates locally (`let context = LAContext()`)
+  /// and then only configures (`context.x = y`): nothing evaluates it, passes it on, puts it in a
+  /// query, captures, stores or returns it, so its settings affect no prompt.
+  public func isUnusedLocalContext(_ expression: ExprSyntax) -> Bool {
+    guard let binding = resolver.binding(denotedBy: SequenceShape.unwrap(expression)),
+      binding.kind == .constant || binding.kind == .variable,
+      let initializer = binding.initializer,
+      let creation = SequenceShape.unwrap(initializer).as(FunctionCallExprSyntax.self),
+      SyntaxFacts.calledName(creation) == Binding.contextTypeName,
+      let scope = Self.scopeNode(of: binding), SyntaxFacts.isOrderedScope(scope)
+    else { return false }
+    let references = ReferenceCollector(name: binding.name)
+    references.walk(scope)
+    if references.captured { return false }
+    for reference in references.found where resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id {
+      guard Self.isConfigured(reference) else { return false }
+    }
+    return true
+  }
+
+  private static func scopeNode(of binding: Binding) -> Syntax? {
+    var current = binding.node.parent
+    while let candidate = current {
+      if candidate.id == binding.scope { return candidate }
+      current = candidate.parent
+    }
+    return nil
+  }
+
+  /// `reference.property = value`: configuring the object, not using it.
+  private static func isConfigured(_ reference: DeclReferenceExprSyntax) -> Bool {
+    guard let member = reference.parent?.as(MemberAccessExprSyntax.self),
+      member.base?.id == ExprSyntax(reference).id,
+      let list = member.parent?.as(ExprListSyntax.self), list.first?.id == ExprSyntax(member).id,
+      list.count >= 3
+    else { return false }
+    return list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+  }
+
+  private final class ReferenceCollector: SyntaxVisitor {
+    let name: String
+    var found: [DeclReferenceExprSyntax] = []
+    /// Whether a closure captures the name as `[context]`, which the closure's body then uses.
+    var captured = false
+
+    init(name: String) {
+      self.name = name
+      super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visitPost(_ node: DeclReferenceExprSyntax) {
+      if node.baseName.text == name { found.append(node) }
+    }
+
+    override func visitPost(_ node: ClosureCaptureSyntax) {
+      if node.initializer == nil && node.name.text == name { captured = true }
+    }
+  }
+}
+
+extension SemanticModel {
+  /// Whether an expression denotes an `LAContext`: true for `LAContext()` and for names declared
+  /// as one or initialised with one (through aliases and the sides of `??` / `?:`), false when
+  /// every name it denotes is declared with another type, nil when that is unknown.
+  public func denotesContext(_ expression: ExprSyntax) -> Bool? {
+    let value = SequenceShape.unwrapCasts(expression)
+    if let call = value.as(FunctionCallExprSyntax.self) {
+      return SyntaxFacts.calledName(call) == Binding.contextTypeName ? true : nil
+    }
+    let bindings = bindingsNamed(by: value)
+    guard !bindings.isEmpty else { return nil }
+    if bindings.contains(where: { binding in
+      binding.isDeclaredContext
+        || binding.initializer.flatMap { SequenceShape.unwrap($0).as(FunctionCallExprSyntax.self) }
+          .flatMap(SyntaxFacts.calledName) == Binding.contextTypeName
+    }) {
+      return true
+    }
+    return bindings.allSatisfy { $0.type != nil } ? false : nil
+  }
+}

@@ -13,7 +13,8 @@ public struct BiometricReuseWindow: Rule {
     description: """
       `LAContext.touchIDAuthenticationAllowableReuseDuration` above zero lets a Touch ID unlock of \
       the device within that many seconds (up to five minutes) satisfy the app's own prompt, so \
-      the user is never asked. Values above `maxReuseSeconds` (default 0) are reported.
+      the user is never asked. Values above `maxReuseSeconds` (default 0) are reported, unless \
+      they are set on a local context that nothing evaluates, passes on, stores or returns.
       """,
     rationale: """
       Whoever gets hold of a device the owner has just unlocked (a phone picked up, a Mac left \
@@ -59,9 +60,39 @@ public struct BiometricReuseWindow: Rule {
       """,
       "context.touchIDAuthenticationAllowableReuseDuration = ↓max(10, requested)",
       "context.touchIDAuthenticationAllowableReuseDuration = cached ?? ↓30 / 2",
+      // The same local context, once it reaches the query, sets the window of the read's prompt.
+      """
+      func readQuery(account: String) -> [CFString: Any] {
+          var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: account]
+          let context = LAContext()
+          context.localizedReason = "Read your recovery phrase"
+          context.touchIDAuthenticationAllowableReuseDuration = ↓30
+          query[kSecUseAuthenticationContext] = context
+          return query
+      }
+      """,
+      """
+      func unlock() {
+          let context = LAContext()
+          context.touchIDAuthenticationAllowableReuseDuration = ↓60
+          DispatchQueue.main.async { [context] in
+              context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { _, _ in }
+          }
+      }
+      """,
     ],
     clean: [
       "context.touchIDAuthenticationAllowableReuseDuration = 0",
+      // A context configured and then forgotten: no prompt uses its window.
+      """
+      func writeQuery(account: String) -> [CFString: Any] {
+          var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: account]
+          let context = LAContext()
+          context.touchIDAuthenticationAllowableReuseDuration = 30
+          query[kSecAttrAccessible] = kSecAttrAccessibleWhenUnlocked
+          return query
+      }
+      """,
       RuleExample("context.touchIDAuthenticationAllowableReuseDuration = 10", options: ["maxReuseSeconds": .int(10)]),
       "let reuse = context.touchIDAuthenticationAllowableReuseDuration",
       "context.touchIDAuthenticationAllowableReuseDuration = min(10, requested)",
@@ -81,7 +112,9 @@ public struct BiometricReuseWindow: Rule {
   public static func check(_ context: RuleContext) {
     let limit = Double(context.options.int("maxReuseSeconds"))
     let model = context.model
-    for (_, value) in model.index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? [] {
+    for (target, value) in model.index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? [] {
+      // A window on a context that nothing evaluates or passes on affects no prompt.
+      if let base = target.base, model.isUnusedLocalContext(base) { continue }
       for window in model.resolver.numbers(of: value, constants: systemConstants) where window.atLeast > limit {
         // A lower bound at the system's cap is the cap itself.
         let seconds = Int(min(window.atLeast, systemMaximum))

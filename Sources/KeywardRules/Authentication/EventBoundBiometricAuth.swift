@@ -15,17 +15,15 @@ public struct EventBoundBiometricAuth: Rule {
     description: """
       `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
       the user authenticated. When that answer alone unlocks data or a feature, authentication is \
-      event-bound: no secret is released by it. Keyward follows the context the policy was \
-      evaluated on through aliases, returns, arguments and stored properties; when it reaches a \
-      keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
-      `authenticationContext(_:)`) and the file's items have an access control, or opens a \
-      CryptoKit Secure Enclave key (`authenticationContext:`), it is keychain-bound and not \
-      reported. Reading items that were added without an \
-      access control after evaluating a policy is still event-bound. A context handed to a \
-      function another file declares (matched by name, labels and, where known, the receiver's \
-      type) is followed there after the scan: no finding when it reads \
-      a protected item, a finding saying where it went when not, and low confidence when no \
-      scanned file settles it.
+      event-bound. Keyward follows the evaluated context through aliases, returns, arguments and \
+      stored properties; when it reaches a keychain query as `kSecUseAuthenticationContext` (or \
+      KeychainAccess's `authenticationContext(_:)`) and the file's items have an access control, \
+      or opens a CryptoKit Secure Enclave key (`authenticationContext:`), it is keychain-bound and \
+      not reported. Reading items added without an access control is still event-bound. A \
+      context handed to a function another file declares (matched by name, labels and, where \
+      known, the receiver's type) is followed there after the scan: no finding when it reads a \
+      protected item, a finding saying where it went when not, and low confidence when no \
+      scanned file settles it, or when the context is kept in a property other files can read.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -162,6 +160,27 @@ public struct EventBoundBiometricAuth: Rule {
           _ = try await LARightStore.shared.saveRight(right, identifier: "secret", secret: data)
       }
       """,
+      // Kept for other files in a property they can read (reported at low confidence).
+      """
+      final class GrantedSession {
+          let context: LAContext
+          let expires: Date
+          init(context: LAContext, expires: Date) {
+              self.context = context
+              self.expires = expires
+          }
+      }
+      actor SessionCache {
+          private var sessions: [String: GrantedSession] = [:]
+          func open(_ name: String) async throws {
+              let fresh = LAContext()
+              fresh.touchIDAuthenticationAllowableReuseDuration = 0
+              let ok = try await fresh.↓evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Use the saved session")
+              guard ok else { return }
+              sessions[name] = GrantedSession(context: fresh, expires: Date().addingTimeInterval(300))
+          }
+      }
+      """,
     ],
     clean: [
       // A permission request: the reply ignores the result, so nothing is guarded by it.
@@ -280,6 +299,15 @@ public struct EventBoundBiometricAuth: Rule {
           handOff: ContextHandOff(call: handOff.contextCall, settledMessage: settledMessage))
         continue
       case .eventBound:
+        // Kept in a property other files read: they may give it to a protected item or a key.
+        if let property = model.exposingProperty(of: evaluation) {
+          context.report(
+            start: range.start, end: range.end,
+            message:
+              "This context is kept in `\(property.name)`, a property code outside this file can read, so Keyward cannot see whether it reaches a keychain query or a Secure Enclave key. If it is used as `kSecUseAuthenticationContext` for an item protected by an access control (`.biometryCurrentSet`), or as a CryptoKit key's `authenticationContext`, the authentication is bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
+            confidence: .low)
+          continue
+        }
         message = settledMessage
       }
       context.report(start: range.start, end: range.end, message: message)

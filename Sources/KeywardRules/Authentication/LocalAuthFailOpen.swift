@@ -16,9 +16,10 @@ public struct LocalAuthFailOpen: Rule {
       the `catch` of `try await evaluatePolicy`, in a reply that ignores both (`{ _, _ in ... }`), and \
       on `biometryNotAvailable`, `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless \
       that path authenticates again. Granting is calling \
-      a completion with `true`, setting an authenticated/unlocked flag, calling an unlock or login \
-      function, returning `true` (unless the function's name makes `true` the refusal, as in \
-      `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
+      a completion with `true` or with a `.success` whose payload does not report a failure (as \
+      `.success(Outcome(success: false, error: message))` does), setting an authenticated/unlocked \
+      flag, calling an unlock or login function, returning `true` or a comparison (unless the \
+      function's name makes `true` the refusal, as in `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
       case is falling back from a biometric item to an unprotected copy).
       """,
     rationale: """
@@ -129,8 +130,72 @@ public struct LocalAuthFailOpen: Rule {
           }
       }
       """,
+      // A `Result.success` whose payload is the secret grants, on the failure path as anywhere.
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in") { ok, _ in
+          guard ok else {
+              ↓completion(Result.success(SessionOutcome(granted: true, error: nil)))
+              return
+          }
+      }
+      """,
+      // A yes/no built from stored data still grants when the function's name asks "may I?".
+      """
+      func canOpenVault(account: String) -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return ↓loadSessionToken(for: account) != nil
+          }
+          return false
+      }
+      """,
     ],
     clean: [
+      // A plug-in reporting every outcome through `Result.success`: the payload says "denied".
+      """
+      func prompt(reason: String, completion: @escaping (Result<PromptOutcome, Error>) -> Void) {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              completion(.success(PromptOutcome(
+                  success: false,
+                  message: error?.localizedDescription ?? "Biometrics unavailable",
+                  code: .notAvailable)))
+              return
+          }
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: reason) { ok, _ in
+              if ok {
+                  completion(.success(PromptOutcome(success: true, message: nil, code: .ok)))
+              } else {
+                  completion(.success(PromptOutcome(success: false, message: "Cancelled", code: .cancelled)))
+              }
+          }
+      }
+      """,
+      """
+      context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Create the signing key") { ok, _ in
+          if ok {
+              makeKeyPair()
+          } else {
+              completion(.success(KeyPairOutcome(publicKey: nil, error: "Authentication failed", code: .userCancel)))
+          }
+      }
+      """,
+      // `true` means "the enrollment changed (or cannot be checked), so the saved state is void".
+      """
+      static func enrollmentChangedOrUnknown(_ account: String) -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error),
+              let current = context.evaluatedPolicyDomainState
+          else {
+              return loadBaseline(for: account) != nil
+          }
+          if let saved = loadBaseline(for: account) { return saved != current }
+          return false
+      }
+      """,
       // The reply ignores the result, but grants nothing: a permission request.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -390,10 +455,8 @@ struct GrantFinder {
     var found: [Syntax] = []
     for call in collector.calls {
       guard let name = SyntaxFacts.calledName(call)?.lowercased() else { continue }
-      let passesTrue = call.arguments.contains { argument in
-        let text = SyntaxFacts.text(argument.expression)
-        return text == "true" || text.hasPrefix(".success")
-      }
+      // `completion(true)`, `completion(.success(token))`; not `.success(Result(success: false))`.
+      let passesTrue = call.arguments.contains { ReportedOutcome.of($0.expression) == .success }
       if passesTrue && Self.completionNames.contains(where: name.contains) {
         found.append(Syntax(call))
       } else if Self.grantingCalls.contains(where: name.hasPrefix), !name.contains("fail"),
@@ -412,9 +475,11 @@ struct GrantFinder {
       let text = SyntaxFacts.text(returned)
       let calls = callNames(in: Syntax(returned))
       let readsData = calls.contains { name in Self.readingCalls.contains(where: name.lowercased().contains) }
-      if (text == "true" && !Self.answersNegatively(returned))
-        || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) })
-      {
+      // `return loadSaved() != nil` answers yes or no like `return true`: whether that grants
+      // depends on the function's name, as it does for `true`.
+      let answersBoolean = text == "true" || Self.isComparison(returned)
+      if answersBoolean && Self.answersNegatively(returned) { continue }
+      if text == "true" || (readsData && !calls.contains { authenticatesWhenCalled($0, depth: 0) }) {
         found.append(Syntax(returned))
       }
     }
@@ -427,6 +492,18 @@ struct GrantFinder {
     "change", "invalid", "lockout", "lockedout", "islocked", "denied", "deny", "block", "fail", "require", "need",
     "expired", "revoked", "reject", "unavailable", "disabled", "missing", "compromised", "tamper",
   ]
+
+  /// Whether an expression is a comparison or a logical operation, whose value is a boolean
+  /// rather than the data it looks at: `saved != nil`, `!tokens.isEmpty`, `a == b && c`.
+  static func isComparison(_ expression: ExprSyntax) -> Bool {
+    let value = SequenceShape.unwrap(expression)
+    if let prefix = value.as(PrefixOperatorExprSyntax.self) { return prefix.operator.text == "!" }
+    guard let sequence = value.as(SequenceExprSyntax.self) else { return false }
+    let booleanOperators: Set<String> = ["==", "!=", "===", "!==", "&&", "||", "<", ">", "<=", ">="]
+    return sequence.elements.contains { element in
+      SequenceShape.operatorText(element).map(booleanOperators.contains) ?? false
+    }
+  }
 
   /// Whether `returned` is the result of a function or property whose name says `true` refuses
   /// access; the result of a closure has no name and counts as granting.

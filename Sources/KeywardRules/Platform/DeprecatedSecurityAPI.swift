@@ -13,7 +13,8 @@ public struct DeprecatedSecurityAPI: Rule {
       Reports uses of deprecated keychain and biometric APIs, each with Apple's replacement: \
       `.touchIDAny` / `.touchIDCurrentSet` (iOS 11.3), `kSecUseOperationPrompt` (iOS 14), \
       `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
-      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18), the watch \
+      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18; read on an \
+      `LAContext`, not an app's own property of that name), the watch \
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
       `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
       `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15). `kSecUseAuthenticationUI` itself and \
@@ -92,6 +93,19 @@ public struct DeprecatedSecurityAPI: Rule {
       "query[kSecUseAuthenticationUI as String] = ↓kSecUseAuthenticationUIFail",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [↓.touchIDCurrentSet, .privateKeyUsage], nil)",
       "let state = context.↓evaluatedPolicyDomainState",
+      // The app's own property of the same name does not hide the context's.
+      """
+      final class LockViewController: UIViewController {
+          private var evaluatedPolicyDomainState: Data?
+          func captureEnrollment(from reader: BiometricReader) {
+              let context = LAContext()
+              _ = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
+              self.evaluatedPolicyDomainState = context.↓evaluatedPolicyDomainState
+              remember(reader.evaluatedPolicyDomainState)
+          }
+          func check(_ other: LAContext?) -> Bool { other?.↓evaluatedPolicyDomainState == evaluatedPolicyDomainState }
+      }
+      """,
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithWatch, localizedReason: \"Unlock\") { _, _ in }",
       "if error.code == LAError.↓touchIDLockout.rawValue { showPasscode() }",
       """
@@ -133,6 +147,21 @@ public struct DeprecatedSecurityAPI: Rule {
       }
       """,
 
+      // A view controller keeping the enrollment state it was handed in a property of that name.
+      """
+      final class ShareRootController: UINavigationController {
+          private var evaluatedPolicyDomainState: Data?
+          func authenticationFailed(with state: Data?) {
+              self.evaluatedPolicyDomainState = state
+          }
+          func persist(into settings: Settings) {
+              if let evaluatedPolicyDomainState {
+                  settings.shareExtensionDomainState = evaluatedPolicyDomainState
+                  self.evaluatedPolicyDomainState = nil
+              }
+          }
+      }
+      """,
       "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
       "query[kSecUseAuthenticationContext as String] = context",
       "let state = context.domainState.biometry.stateHash",
@@ -163,7 +192,7 @@ public struct DeprecatedSecurityAPI: Rule {
       }
     }
     for access in model.index.memberAccessesByName["evaluatedPolicyDomainState"] ?? []
-    where !BranchFacts.isOnVersionFallback(access) {
+    where !BranchFacts.isOnVersionFallback(access) && isContextMember(access, model: model) {
       context.report(
         access.declName,
         message:
@@ -195,6 +224,24 @@ public struct DeprecatedSecurityAPI: Rule {
             edits: [context.replacement(of: member.declName, with: replacement)]))
       }
     }
+  }
+
+  /// Whether `x.evaluatedPolicyDomainState` reads `LAContext`'s member rather than a property of
+  /// the app's own: the base is a context, or is of unknown type and the file declares no
+  /// property of that name; never `self.name` where the file's types declare `name`.
+  static func isContextMember(_ access: MemberAccessExprSyntax, model: SemanticModel) -> Bool {
+    let name = access.declName.baseName.text
+    let ownProperty = (model.index.bindingsByName[name] ?? []).contains { binding in
+      binding.kind != .parameter && binding.kind != .function
+        && SyntaxFacts.memberBlock(declaring: binding.node) != nil
+    }
+    guard let base = access.base else { return true }
+    if let reference = SequenceShape.unwrap(base).as(DeclReferenceExprSyntax.self),
+      reference.baseName.tokenKind == .keyword(.self)
+    {
+      return !ownProperty
+    }
+    return model.denotesContext(base) ?? !ownProperty
   }
 
   /// Calls of the deprecated key functions by their bare name, unless the file declares a
