@@ -95,6 +95,22 @@ import Testing
     #expect(found.isEmpty)
   }
 
+  /// A test double of the store reads no item; it never runs in the app, so it does not make
+  /// the real store's answer uncertain.
+  @Test func aTestDoubleDoesNotUnsettleTheRealDeclaration() throws {
+    let mock = """
+      import LocalAuthentication
+      final class SecureStoreMock: SecureStore {
+          override func retrieve(context: LAContext) -> Data? { nil }
+      }
+      """
+    let found = try findings([
+      "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": Self.store(protection: Self.protected),
+      "SecureStoreMock.swift": mock,
+    ])
+    #expect(found.isEmpty)
+  }
+
   @Test func aContextReadingUnprotectedItemsIsReportedWithWhereItWent() throws {
     let found = try findings([
       "UnlockViewModel.swift": Self.viewModel, "SecureStore.swift": Self.store(protection: Self.unprotected),
@@ -165,8 +181,8 @@ import Testing
     let disagreeing = try findings([
       "UnlockViewModel.swift": Self.viewModel(holding: "let store: any SecretStoring = SecureStore()"),
       "SecureStore.swift": Self.store(protection: Self.protected, conforming: ": SecretStoring"),
-      "MockStore.swift":
-        "import LocalAuthentication\nstruct MockStore: SecretStoring { func retrieve(context: LAContext) -> Data? { nil } }\n",
+      "PlainStore.swift":
+        "import LocalAuthentication\nstruct PlainStore: SecretStoring { func retrieve(context: LAContext) -> Data? { nil } }\n",
     ])
     #expect(disagreeing.map(\.confidence) == [.low, .low])
     #expect(disagreeing.allSatisfy { $0.related.count <= 1 })

@@ -62,10 +62,23 @@ struct ContextHandOffSettler {
     }
   }
 
+  /// The declarations a call may mean, without test doubles when app code declares it too: a
+  /// mock in a test folder (or named `Mock…`, `…Fake`, `…Stub`) never runs in the app, so it
+  /// neither vetoes nor settles what the real function does.
+  static func preferringShippedCode(_ candidates: [ContextParameterUse]) -> [ContextParameterUse] {
+    func isShipped(_ use: ContextParameterUse) -> Bool {
+      let owner = use.owner?.type ?? ""
+      let isDouble = ["Mock", "Fake", "Stub", "Spy"].contains { owner.contains($0) }
+      return !isDouble && PathOrigin.origin(of: use.location.path) == .app
+    }
+    let shipped = candidates.filter(isShipped)
+    return shipped.isEmpty ? candidates : shipped
+  }
+
   private func verdict(for call: ContextCall, depth: Int) -> Verdict {
     // Chains longer than this are cycles, or too long to explain in a message.
     guard depth < 4 else { return .unsettled }
-    let candidates = (usesByName[call.name] ?? []).filter { $0.accepts(call) }
+    let candidates = Self.preferringShippedCode((usesByName[call.name] ?? []).filter { $0.accepts(call) })
     guard !candidates.isEmpty else { return .unsettled }
     let verdicts = candidates.map { use -> Verdict in
       switch use.outcome {
