@@ -24,6 +24,25 @@ import Testing
     #expect(add.allSatisfy { $0.message.contains("as if the item were stored") && $0.message.contains("duplicate") })
   }
 
+  /// Dropping the attribute is not the whole fix when the access control carries a weak class.
+  @Test func conflictingAttributesNameTheAccessControlsWeakClass() {
+    func message(protection: String) -> [String] {
+      let code = """
+        func save(_ data: Data) {
+            let access = SecAccessControlCreateWithFlags(nil, \(protection), .biometryCurrentSet, nil)!
+            let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access,
+                                        kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+            SecItemAdd(query as CFDictionary, nil)
+        }
+        """
+      return Scan.findings(code, rule: ConflictingAttributes.self).map(\.message)
+    }
+    let weak = message(protection: "kSecAttrAccessibleAlways")
+    let strong = message(protection: "kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly")
+    #expect(weak.count == 1 && weak.allSatisfy { $0.contains("which it carries now") })
+    #expect(strong.count == 1 && strong.allSatisfy { $0.contains("Pass the accessibility to") })
+  }
+
   @Test func failOpenSaysWhoTakesThePath() {
     let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
     let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")

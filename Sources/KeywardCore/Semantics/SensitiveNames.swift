@@ -89,6 +89,24 @@ public enum SensitiveNames {
     return words
   }
 
+  /// Last words of a value's own name that say it is not a secret: `userId`, `accountEmail`.
+  static let identifierWords: Set<String> = [
+    "id", "ids", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
+  ]
+
+  /// Whether a value shows that storing it reveals nothing secret: its own name says it is an
+  /// identifier (`userId` stored under a key named like a token), or every value it may hold is a
+  /// string written in the source, which ships in the app for anyone to read anyway.
+  public static func revealsNothingSecret(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
+    let leaf = SequenceShape.unwrap(expression)
+    let name =
+      leaf.as(DeclReferenceExprSyntax.self)?.baseName.text
+      ?? leaf.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    if let name, let last = nameWords(name).last, identifierWords.contains(last) { return true }
+    let values = model.resolver.values(of: expression)
+    return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
+  }
+
   /// Whether every value an expression may hold is a flag, number, date or nothing: whatever its
   /// name, such a value is not a secret (`set(true, forKey: "passcodeEnabled")`).
   public static func holdsPlainValue(_ expression: ExprSyntax, model: SemanticModel) -> Bool {

@@ -166,10 +166,16 @@ public struct ConflictingAttributes: Rule {
           !BranchFacts.neverRunTogether($0.node, write.node)
         }
         guard !controls.isEmpty else { continue }
+        var advice = "Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute."
+        if let weak = controls.lazy.compactMap({ weakProtection(of: $0.value, model: model) }).first {
+          // Dropping this attribute alone would leave the access control's own weak class.
+          advice =
+            "Drop this attribute, and create the access control with a stronger class than `\(weak.name)`, which it carries now (such as `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`)."
+        }
         context.report(
           write.keyExpression,
           message:
-            "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute.",
+            "`kSecAttrAccessible` and `kSecAttrAccessControl` in one query conflict: the access control already carries the accessibility, and the add can fail with `errSecParam`, leaving the secret unstored. \(advice)",
           related: controls.map { (context.offset(of: $0.keyExpression), "access control set here") })
       }
       for value in query.synchronizableTrueValues(in: model) {
@@ -185,6 +191,22 @@ public struct ConflictingAttributes: Rule {
         )
       }
     }
+  }
+
+  /// The deprecated "always" class an access control value was created with, if it was.
+  static func weakProtection(of control: ExprSyntax, model: SemanticModel) -> AccessibilityClass? {
+    for value in model.resolver.values(of: control) {
+      guard let call = SequenceShape.unwrap(value.expression).as(FunctionCallExprSyntax.self),
+        SyntaxFacts.calledName(call) == "SecAccessControlCreateWithFlags",
+        let protection = SyntaxFacts.argument(call, at: 1)
+      else { continue }
+      for candidate in model.resolver.values(of: protection) {
+        if let (accessibility, _) = AccessibilityClass.denoted(by: candidate.expression), accessibility.isDeprecated {
+          return accessibility
+        }
+      }
+    }
+    return nil
   }
 
   /// `kSecUseAuthenticationUI: kSecUseAuthenticationContext`: a key constant where a value of the

@@ -58,6 +58,16 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
       "func remember(_ enabled: Bool) { UserDefaults.standard.set(enabled, forKey: Keys.passcode) }",
+      // The value says what it is: an identifier, or a string the app already ships.
+      """
+      func signedIn(userId: String) {
+          UserDefaults.standard.set(userId, forKey: "sessionToken")
+      }
+      """,
+      """
+      enum Targets { static let analyticsToken = "3f2a-public-ingestion" }
+      UserDefaults.standard.set(Targets.analyticsToken, forKey: "targetToken")
+      """,
       // A push device token or a crypto asset's token is not a credential.
       #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
       #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
@@ -91,7 +101,8 @@ public struct CleartextStoragePreferences: Rule {
       for call in model.index.calls(named: method) {
         guard let key = SyntaxFacts.argument(call, labeled: "forKey"), let value = SyntaxFacts.argument(call, at: 0),
           let receiver = SyntaxFacts.receiver(of: call), let store = store(of: receiver, model: model),
-          !SensitiveNames.holdsPlainValue(value, model: model)
+          !SensitiveNames.holdsPlainValue(value, model: model),
+          !SensitiveNames.revealsNothingSecret(value, model: model)
         else { continue }
         let words = SensitiveNames.words(in: key, model: model) + SensitiveNames.words(in: value, model: model)
         guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
