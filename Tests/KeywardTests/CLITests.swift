@@ -8,15 +8,7 @@ import Testing
 @Suite struct CLITests {
   let example = Paths.packageRoot.appendingPathComponent("Examples/VaultApp").path
 
-  func folder(_ files: [String: String]) throws -> URL {
-    let root = Paths.temporaryFolder()
-    for (name, text) in files {
-      let url = root.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-    return root
-  }
+  func folder(_ files: [String: String]) throws -> URL { try Paths.tree(files) }
 
   static let weakFlag =
     "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)\n"

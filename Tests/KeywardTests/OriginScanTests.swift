@@ -10,15 +10,7 @@ import Testing
 @Suite struct OriginScanTests {
   static let weak = "let a = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)\n"
 
-  func tree(_ files: [String: String]) throws -> URL {
-    let root = Paths.temporaryFolder()
-    for (name, text) in files {
-      let url = root.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try text.write(to: url, atomically: true, encoding: .utf8)
-    }
-    return root
-  }
+  func tree(_ files: [String: String]) throws -> URL { try Paths.tree(files) }
 
   func scan(_ paths: [URL], _ configure: (inout ScanRequest) -> Void = { _ in }) throws -> ScanResult {
     var request = ScanRequest(paths: paths.map(\.path))

@@ -65,6 +65,17 @@ enum Scan {
 }
 
 enum Paths {
+  /// A new temporary folder holding `files` (relative path → text), subfolders made as needed.
+  static func tree(_ files: [String: String]) throws -> URL {
+    let root = temporaryFolder()
+    for (name, text) in files {
+      let url = root.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    return root
+  }
+
   /// The package's root folder.
   static let packageRoot: URL = {
     var url = URL(fileURLWithPath: #filePath)
