@@ -108,6 +108,39 @@ public final class ObjCModel {
     return (Array(tokens[min(open + 1, tokens.count)...]), tokens.count)
   }
 
+  /// The tokens inside the innermost bracket holding the token at `index` (empty at top level).
+  func enclosingGroup(of index: Int) -> [ObjCToken] {
+    var depth = 0
+    var position = index - 1
+    while position >= 0 {
+      let text = tokens[position].text
+      if Self.openers.values.contains(text) {
+        depth += 1
+      } else if Self.openers[text] != nil {
+        if depth == 0 { return group(from: position).0 }
+        depth -= 1
+      } else if text == ";" && depth == 0 {
+        return []
+      }
+      position -= 1
+    }
+    return []
+  }
+
+  /// Whether the constant at `index` is only looked for: compared (`==`, `!=`,
+  /// `isEqualToString:`, `isEqual:`), or one of a list naming three or more constants of its
+  /// family (`[NSSet setWithObjects:NSFileProtectionNone, NSFileProtectionComplete, ...]`), which
+  /// enumerates the choices rather than making one.
+  public func isOnlyLookedFor(tokenAt index: Int, family prefix: String) -> Bool {
+    let before = index > 0 ? tokens[index - 1].text : ""
+    let after = index + 1 < tokens.count ? tokens[index + 1].text : ""
+    if ["==", "!="].contains(before) || ["==", "!="].contains(after) { return true }
+    if before == ":", index > 1, ["isEqualToString", "isEqual"].contains(tokens[index - 2].text) { return true }
+    let family = Set(
+      enclosingGroup(of: index).filter { $0.kind == .identifier && $0.text.hasPrefix(prefix) }.map(\.text))
+    return family.count >= 3
+  }
+
   /// Splits at `separator` tokens outside brackets.
   func split(_ list: [ObjCToken], at separator: String, limit: Int = .max) -> [[ObjCToken]] {
     var parts: [[ObjCToken]] = [[]]

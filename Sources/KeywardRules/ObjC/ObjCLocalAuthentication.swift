@@ -135,6 +135,12 @@ public struct ObjCUnprotectedFileStorage: Rule {
     clean: [
       "[data writeToFile:path options:NSDataWritingFileProtectionComplete error:&error];",
       "/* NSFileProtectionNone */ NSString *s = @\"NSFileProtectionNone\";",
+      "BOOL unprotected = [current isEqualToString:NSFileProtectionNone];",
+      """
+      NSSet *known = [NSSet setWithObjects:NSFileProtectionNone, NSFileProtectionComplete,
+                      NSFileProtectionCompleteUntilFirstUserAuthentication, nil];
+      if ([known containsObject:requested]) { [self apply:requested]; }
+      """,
     ])
 
   static let names: Set<String> = [
@@ -144,7 +150,10 @@ public struct ObjCUnprotectedFileStorage: Rule {
   public static func prefilterTokens(options: RuleOptions) -> [String] { Array(names) }
 
   public static func check(_ context: RuleContext) {
-    for token in context.objc.tokens where token.kind == .identifier && names.contains(token.text) {
+    let objc = context.objc
+    for (index, token) in objc.tokens.enumerated() where token.kind == .identifier && names.contains(token.text) {
+      // A class compared with, or one of a list of every class, protects no file.
+      guard !objc.isOnlyLookedFor(tokenAt: index, family: "NSFileProtection") else { continue }
       context.report(
         token,
         message:
