@@ -122,7 +122,7 @@ extension SemanticModel {
               library: mapping.library, expression: ExprSyntax(call), meaning: "", isConditional: false, call: call))
         }
       }
-      for (source, call) in wrapperSources(site) {
+      for (source, call) in wrapperSources(site, of: mapping) {
         found += meanings(of: source, in: site, setting: setting).map {
           WrapperValue(library: mapping.library, expression: $0.0, meaning: $0.1, isConditional: $0.2, call: call)
         }
@@ -134,16 +134,27 @@ extension SemanticModel {
   /// The expressions given for `setting` through active wrappers, as written (for settings whose
   /// value is not a case, such as an authentication context).
   public func wrapperArguments(_ setting: WrapperMapping.Setting) -> [ExprSyntax] {
-    activeWrappers.flatMap { wrapperSources($0.site(setting)).map(\.expression) }
+    activeWrappers.flatMap { wrapperSources($0.site(setting), of: $0).map(\.expression) }
+  }
+
+  /// Whether `call` is `Type(...)` for a type that is not one of the wrapper's.
+  private func constructsAnotherType(_ call: FunctionCallExprSyntax, than mapping: WrapperMapping) -> Bool {
+    guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { return false }
+    let name = callee.baseName.text
+    return name.first?.isUppercase == true && !mapping.types.contains(name)
   }
 
   /// The expressions a site is given: labelled arguments, first arguments of its methods, and
   /// what its properties are set to or return.
-  private func wrapperSources(_ site: WrapperSite) -> [(expression: ExprSyntax, call: FunctionCallExprSyntax?)] {
+  private func wrapperSources(_ site: WrapperSite, of mapping: WrapperMapping) -> [(
+    expression: ExprSyntax, call: FunctionCallExprSyntax?
+  )] {
     var sources: [(expression: ExprSyntax, call: FunctionCallExprSyntax?)] = []
     if !site.argumentLabels.isEmpty {
       for calls in index.callsByName.values {
-        for call in calls {
+        // Building a value of another type (`Entry(isSynchronizable: true)`) sets nothing of the
+        // wrapper's, whatever its argument labels.
+        for call in calls where !constructsAnotherType(call, than: mapping) {
           for argument in call.arguments where site.argumentLabels.contains(argument.label?.text ?? "") {
             sources.append((argument.expression, call))
           }

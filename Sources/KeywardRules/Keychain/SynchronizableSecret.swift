@@ -93,6 +93,12 @@ public struct SynchronizableSecret: Rule {
         """, profile: .strict),
     ],
     clean: [
+      // A value of the app's own type, not a wrapper's setting.
+      """
+      import SwiftKeychainWrapper
+      let entry = KeychainEntry(account: "refreshToken", isSynchronizable: true)
+      """,
+
       """
       func store(_ key: Data, syncing: Bool) {
           let item: [String: Any] = [kSecAttrAccount as String: "vaultPrivateKey", kSecValueData as String: key,
