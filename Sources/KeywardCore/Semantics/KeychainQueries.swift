@@ -23,6 +23,10 @@ public struct KeychainQuery {
   /// (a search for old `kSecAttrAccessibleAlways` items in a migration stores nothing).
   public var mayStore: Bool { storage.mayStore }
 
+  /// Whether the same dictionary is added and deleted again: a probe (can this access group be
+  /// written?), whose value does not stay in the keychain.
+  public var isProbe: Bool { roles.contains(.add) && roles.contains(.delete) }
+
   public func writes(forKey key: String) -> [KeychainAttributeWrite] { writes.filter { $0.key == key } }
 
   /// Whether `write`'s attribute is taken out of the dictionary somewhere after it (on some path).

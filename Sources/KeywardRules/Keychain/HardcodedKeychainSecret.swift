@@ -51,6 +51,15 @@ public struct HardcodedKeychainSecret: Rule {
       #"query[kSecAttrAccount as String] = "user@example.com""#,
       #"let item: [String: Any] = [kSecValueData as String: Data("".utf8)]"#,
       "let probe: [String: Any] = [kSecValueData as String: Data([1]), kSecAttrAccessControl as String: access]",
+      """
+      func canWrite(to group: String) -> Bool {
+          let probe: [String: Any] = [kSecAttrAccessGroup as String: group, kSecAttrAccount as String: "probe",
+                                      kSecValueData as String: "group-write-check".data(using: .utf8)!]
+          let status = SecItemAdd(probe as CFDictionary, nil)
+          SecItemDelete(probe as CFDictionary)
+          return status == errSecSuccess
+      }
+      """,
       #"query[kSecValueData as String] = "true".data(using: .utf8)!"#,
       #"let item: [String: Any] = [kSecValueData as String: Data("\(prefix)-\(token)".utf8)]"#,
       """
@@ -63,7 +72,9 @@ public struct HardcodedKeychainSecret: Rule {
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "v_Data"] }
 
   public static func check(_ context: RuleContext) {
-    for write in context.model.storedKeychainWrites(forKey: "kSecValueData") {
+    // A probe item, added and deleted again, keeps no value in the keychain.
+    let stored = context.model.keychainQueries.filter { $0.mayStore && !$0.isProbe }
+    for write in stored.flatMap({ $0.writes(forKey: "kSecValueData") }) {
       for literal in literals(in: write.value, model: context.model) {
         context.report(
           literal,
