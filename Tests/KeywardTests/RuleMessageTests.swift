@@ -43,6 +43,22 @@ import Testing
     #expect(strong.count == 1 && strong.allSatisfy { $0.contains("Pass the accessibility to") })
   }
 
+  /// A passcode-accepting gate is not told to bind a biometric-only item.
+  @Test func eventBoundAdviceMatchesThePolicy() {
+    func message(_ policy: String) -> [String] {
+      let code = """
+        func unlock() {
+            LAContext().evaluatePolicy(\(policy), localizedReason: "Unlock") { ok, _ in if ok { self.showVault() } }
+        }
+        """
+      return Scan.findings(code, rule: EventBoundBiometricAuth.self).map(\.message)
+    }
+    let passcode = message(".deviceOwnerAuthentication")
+    let biometric = message(".deviceOwnerAuthenticationWithBiometrics")
+    #expect(passcode.count == 1 && passcode.allSatisfy { $0.contains("`.userPresence` accepts") })
+    #expect(biometric.count == 1 && biometric.allSatisfy { $0.contains("(`.biometryCurrentSet`)") })
+  }
+
   @Test func failOpenSaysWhoTakesThePath() {
     let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
     let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")

@@ -308,7 +308,7 @@ public struct EventBoundBiometricAuth: Rule {
             confidence: .low)
           continue
         }
-        message = settledMessage
+        message = evaluation.policies.contains(where: { $0.rawValue == 2 }) ? passcodeMessage : settledMessage
       }
       context.report(start: range.start, end: range.end, message: message)
     }
@@ -339,6 +339,11 @@ public struct EventBoundBiometricAuth: Rule {
   /// protected item there, after the sentence saying where it went.
   static let settledMessage =
     "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control (`.biometryCurrentSet`) and read it with this context as `kSecUseAuthenticationContext`."
+
+  /// The message for a policy that also accepts the passcode: the access control that matches it
+  /// is `.userPresence`, not a biometric-only one that would lock out passcode users.
+  static let passcodeMessage =
+    "Only the boolean result of `evaluatePolicy` guards what follows: on an instrumented device a hooked call reports success without authentication. Bind the unlock to a keychain item protected by an access control that asks for the same (`.userPresence` accepts Face ID, Touch ID or the passcode, as `.deviceOwnerAuthentication` does) and read it with this context as `kSecUseAuthenticationContext`."
 
   /// Whether `receiver` is an `LARight` (not an `LAPersistedRight`, whose secret binds it).
   static func isLARight(_ receiver: ExprSyntax?, model: SemanticModel) -> Bool {
