@@ -3,15 +3,17 @@ import Foundation
 public struct DiscoveredFile: Sendable, Hashable {
   public enum Kind: Sendable, Hashable { case source, binary }
 
+  /// `origin` is given when the configuration or the command line decides it; otherwise the path
+  /// decides, when asked.
   public init(
-    absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin = .app,
+    absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin? = nil,
     originIsConfigured: Bool = false
   ) {
     self.absolutePath = absolutePath
     self.relativePath = relativePath
     self.size = size
     self.kind = kind
-    self.origin = origin
+    self.givenOrigin = origin
     self.originIsConfigured = originIsConfigured
   }
 
@@ -22,8 +24,11 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Relative to the scan root, with `/` separators.
   public var relativePath: String
   public var size: Int
+  private var givenOrigin: CodeOrigin?
   /// Where the file's code lives, by its path (`PathOrigin`) or the configuration's `origins`.
-  public var origin: CodeOrigin
+  /// Worked out from the path only when asked: only files with findings ever are, and judging
+  /// every path of an app up front was a third of a scan that parses few of its files.
+  public var origin: CodeOrigin { givenOrigin ?? PathOrigin.origin(of: relativePath) }
   /// Whether `origin` comes from the configuration, which overrides what the contents say.
   public var originIsConfigured: Bool
 
@@ -131,9 +136,11 @@ public struct FileDiscovery {
 
   /// The origin of a file at `relativePath`: configured, else by its path; third-party inside a
   /// path named on the command line that lies in a dependency folder.
-  func origin(of relativePath: String, namedInDependency: Bool) -> (CodeOrigin, configured: Bool) {
-    if let configured = origins.origin(of: relativePath) { return (configured, true) }
-    return (namedInDependency ? .thirdParty : PathOrigin.origin(of: relativePath), false)
+  /// The origin of a file at `relativePath` when something other than its path decides it: the
+  /// configuration, or a path named on the command line that lies in a dependency folder.
+  func givenOrigin(of relativePath: String, namedInDependency: Bool) -> (CodeOrigin?, configured: Bool) {
+    if !origins.isEmpty, let configured = origins.origin(of: relativePath) { return (configured, true) }
+    return (namedInDependency ? .thirdParty : nil, false)
   }
 
   private struct Walk {
@@ -154,7 +161,7 @@ public struct FileDiscovery {
     }
 
     private func file(_ path: String, relative: String, size: Int, kind: DiscoveredFile.Kind) -> DiscoveredFile {
-      let (origin, configured) = discovery.origin(of: relative, namedInDependency: namedInDependency)
+      let (origin, configured) = discovery.givenOrigin(of: relative, namedInDependency: namedInDependency)
       return DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
         originIsConfigured: configured)

@@ -35,16 +35,26 @@ public enum PathOrigin {
 
   /// The origin of a file at `relativePath` (with `/` separators), from its folders and name.
   public static func origin(of relativePath: String) -> CodeOrigin {
-    let parts = relativePath.split(separator: "/")
-    guard let name = parts.last else { return .app }
+    let (folder, name) = split(relativePath)
+    return origin(ofFolder: folder) ?? fileOrigin(name)
+  }
+
+  /// A relative path's folder part (empty at the root) and file name.
+  static func split(_ relativePath: String) -> (folder: Substring, name: Substring) {
+    guard let slash = relativePath.lastIndex(of: "/") else { return ("", relativePath[...]) }
+    return (relativePath[..<slash], relativePath[relativePath.index(after: slash)...])
+  }
+
+  /// What a folder path says of the files in it, or nil when their names decide.
+  public static func origin(ofFolder folderPath: Substring) -> CodeOrigin? {
     var found: CodeOrigin?
     var previous: Substring?
-    for folder in parts.dropLast() {
+    for folder in folderPath.split(separator: "/") {
       if isThirdParty(folder, after: previous) { return .thirdParty }
       if found == nil { found = folderOrigin(folder) }
       previous = folder
     }
-    return found ?? fileOrigin(name)
+    return found
   }
 
   /// Whether an absolute path lies inside a dependency manager's folder (`Pods`, `Carthage`,
