@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keyward benchmarks: prints the figures Benchmarks/README.md records, all measured in one run.
 
-Usage: python3 Benchmarks/benchmark.py [--skip-build] [--runs N] [--dense-mb M]
+Usage: python3 Benchmarks/benchmark.py [--skip-build] [--runs N] [--dense-mb M] [--corpus DIR] [--only-real]
 
 1. Sparse real code: swift-syntax, swift-nio, vapor and GRDB at fixed tags, cloned from the
    machine's package mirror, scanned with the standard profile, against `grep -rlE` for the
@@ -15,12 +15,19 @@ Usage: python3 Benchmarks/benchmark.py [--skip-build] [--runs N] [--dense-mb M]
 6. Incremental: --cache, cold against warm, a changed file is scanned again, and memory with
    the cache on the dense and doubled corpora.
 7. semgrep (with Benchmarks/semgrep-keychain.yml) and mobsfscan on the sparse corpus, if installed.
+8. Real iOS apps: the larger projects of the development corpus (Benchmarks/realworld, checked
+   out outside the repository with realworld/checkout.py; --corpus DIR, default /work/corpus)
+   and the whole corpus, each against the grep floor of item 1 over the files Keyward reads,
+   and against grep followed by `keyward-bench parse-only` of the files grep matched.
+   --only-real runs this item alone.
 Wall times are the median of --runs runs (default 3); machines here are noisy.
 """
 import argparse
+import json
 import os
 import random
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -37,6 +44,20 @@ SPARSE = [
     ("https://github.com/vapor/vapor", "4.122.3"),
     ("https://github.com/groue/GRDB.swift", "7.10.0"),
 ]
+# Item 8: the larger apps of Benchmarks/realworld/manifest.tsv, as checkout.py names their folders.
+REAL_APPS = [
+    "threema-ch+threema-ios",
+    "Dashlane+apple-apps",
+    "corona-warn-app+cwa-app-ios",
+    "perawallet+pera-wallet",
+    "passbolt+mobile-passbolt-ios",
+    "mullvad+mullvadvpn-app",
+    "safe-global+safe-ios",
+]
+DEFAULT_CORPUS = "/work/corpus"
+# What Keyward's file discovery reads and skips (FileDiscovery.sourceExtensions, .skippedFolders).
+SOURCE_EXTENSIONS = ("swift", "m", "mm", "h")
+SKIPPED_FOLDERS = (".build", "DerivedData", "Pods", "Carthage", ".git")
 
 
 def timed(command, runs, cpu=None):
@@ -53,18 +74,35 @@ def timed(command, runs, cpu=None):
     return statistics.median(walls), max(peaks)
 
 
-def paired(first, second, runs):
-    """Both commands timed alternately, so that drift in the machine's speed hits both alike:
-    (median wall, peak, median CPU seconds) of each, then the median over runs of the ratio
-    first / second of wall times taken back to back."""
-    results = [([], [], []), ([], [], [])]
+def alternated(commands, runs):
+    """The commands timed in turn (A B C A B C ...), so that drift in the machine's speed hits
+    all alike: (median wall, peak, median CPU seconds) of each, then for each command after the
+    first the median over runs of the ratio first / that command of wall times taken back to back."""
+    results = [([], [], []) for _ in commands]
     for _ in range(runs):
-        for command, (walls, peaks, cpus) in zip((first, second), results):
+        for command, (walls, peaks, cpus) in zip(commands, results):
             wall, peak = timed(command, 1, cpus)
             walls.append(wall)
             peaks.append(peak)
-    ratio = statistics.median(a / b for a, b in zip(results[0][0], results[1][0]))
-    return [(statistics.median(w), max(p), statistics.median(c)) for w, p, c in results] + [ratio]
+    ratios = [statistics.median(a / b for a, b in zip(results[0][0], other[0])) for other in results[1:]]
+    return [(statistics.median(w), max(p), statistics.median(c)) for w, p, c in results] + ratios
+
+
+def paired(first, second, runs):
+    """Both commands timed alternately: (median wall, peak, median CPU seconds) of each, then the
+    median over runs of the ratio first / second of wall times taken back to back."""
+    return alternated([first, second], runs)
+
+
+def prefilter_tokens(bench):
+    """The union of the standard rules' prefilter tokens, as `keyward-bench tokens` prints it.
+    The list does not depend on the build configuration, so a debug build of keyward-bench
+    serves when there is no release one. Returns (tokens, where they came from)."""
+    for candidate in (bench, os.path.join(ROOT, ".build", "debug", "keyward-bench")):
+        if os.access(candidate, os.X_OK):
+            output = subprocess.run([candidate, "tokens"], capture_output=True, text=True, check=True).stdout
+            return output.split(), os.path.relpath(candidate, ROOT)
+    sys.exit("no keyward-bench (release or debug) to print the prefilter tokens: swift build --product keyward-bench")
 
 
 def clone_sparse():
@@ -169,11 +207,91 @@ def generate_dense(folder, megabytes, seed=7):
     return index, total
 
 
+def source_files(folder):
+    """The files Keyward's discovery reads under `folder` (symbolic links not followed)."""
+    found = []
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in SKIPPED_FOLDERS]
+        found += [os.path.join(base, f) for f in files
+                  if f.rsplit(".", 1)[-1] in SOURCE_EXTENSIONS and "." in f[1:] and os.path.isfile(os.path.join(base, f))]
+    return found
+
+
+def link_tree(files, source, target):
+    """`files` (under `source`) hard-linked, or copied, into `target` at the same relative paths."""
+    if os.path.isdir(target):
+        shutil.rmtree(target)
+    for path in files:
+        destination = os.path.join(target, os.path.relpath(path, source))
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        try:
+            os.link(path, destination)
+        except OSError:
+            shutil.copyfile(path, destination)
+
+
+def real_apps(keyward, bench, corpus, runs, record):
+    """Item 8: keyward against the grep floor, and against grep then parse-only of the matched
+    files, on the larger real apps of the development corpus and on the whole corpus."""
+    if not corpus or not os.path.isdir(corpus):
+        print(f"8. real iOS apps: no corpus at {corpus or DEFAULT_CORPUS}, not measured "
+              "(python3 Benchmarks/realworld/checkout.py --dest DIR, then --corpus DIR)")
+        return
+    tokens, source = prefilter_tokens(bench)
+    pattern = "|".join(re.escape(t) for t in tokens)
+    parse = os.access(bench, os.X_OK)
+    runs = max(runs, 5)
+    print(f"8. real iOS apps ({corpus}): {len(tokens)} prefilter tokens from `{source} tokens`; "
+          f"{runs} alternated runs per app; keyward --jobs 2"
+          + ("" if parse else "; no release keyward-bench, so grep then parse-only is not measured"))
+    targets = [(name, os.path.join(corpus, name)) for name in REAL_APPS]
+    targets.append(("whole corpus", corpus))
+    for name, folder in targets:
+        if not os.path.isdir(folder):
+            print(f"    {name}: not checked out, skipped")
+            continue
+        # A checkout cache inside the corpus folder is no project: neither tool reads it.
+        cache = [d for d in (".git-cache",) if os.path.isdir(os.path.join(folder, d))]
+        excludes = [option for d in cache for option in ("--exclude", f"{d}/**")]
+        files = source_files(folder)
+        files = [f for f in files if not any(f.startswith(os.path.join(folder, d) + os.sep) for d in cache)]
+        size = sum(os.path.getsize(f) for f in files)
+        grep = (["grep", "-rlE", pattern] + [f"--include=*.{e}" for e in SOURCE_EXTENSIONS]
+                + [f"--exclude-dir={d}" for d in SKIPPED_FOLDERS + tuple(cache)] + [folder])
+        base = [keyward, "scan", folder, "--profile", "standard", "--jobs", "2", "--fail-on", "none", "--format", "json"]
+        scan = base + excludes + ["--output", os.devnull]
+        # One run untimed: what each tool found, and a warm file cache for both.
+        matched = subprocess.run(grep, capture_output=True, text=True).stdout.splitlines()
+        summary = json.loads(subprocess.run(base + excludes, capture_output=True, text=True).stdout)["summary"]
+        commands = [scan, grep]
+        if parse:
+            swift = [f for f in matched if f.endswith(".swift")]
+            tree = os.path.join(WORK, "real-matched", name.replace(" ", "-"))
+            link_tree(swift, folder, tree)
+            commands.append(["sh", "-c", f"{shlex.join(grep)} >/dev/null; exec {shlex.join([bench, 'parse-only', tree, '--jobs', '2'])}"])
+        measured = alternated(commands, runs)
+        (scan_time, scan_peak, scan_cpu), (grep_time, _, grep_cpu) = measured[:2]
+        ratio = measured[len(commands)]
+        print(f"    {name}: {len(files)} files, {size / 1e6:.1f} MB; grep matched {len(matched)}, "
+              f"keyward read {summary['filesScanned']} and parsed {summary['filesParsed']}, {summary['findings']} findings")
+        record(f"8. {name}: keyward / grep floor",
+               f"{scan_time:.2f}s / {grep_time:.2f}s = {ratio:.2f}x", "<= 1.5x", ratio <= 1.5)
+        line = f"       CPU: keyward {scan_cpu:.2f}s, grep {grep_cpu:.2f}s; keyward peak RSS {scan_peak:.0f} MiB"
+        if parse:
+            (parse_time, _, parse_cpu), over_parse = measured[2], measured[len(commands) + 1]
+            line += (f"; grep then parse-only of the {len(swift)} matched Swift files {parse_time:.2f}s "
+                     f"(CPU {parse_cpu:.2f}s): keyward / that = {over_parse:.2f}x")
+        print(line, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dense-mb", type=int, default=20)
+    parser.add_argument("--corpus", default=DEFAULT_CORPUS if os.path.isdir(DEFAULT_CORPUS) else None,
+                        help="the real-apps corpus (Benchmarks/realworld/checkout.py --dest DIR)")
+    parser.add_argument("--only-real", action="store_true", help="run item 8 (real iOS apps) alone")
     options = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     if not options.skip_build:
@@ -189,12 +307,15 @@ def main():
         print(f"{name:<58} {value:<24} target {target:<12} {'met' if ok else 'NOT met'}", flush=True)
 
     print(f"machine: {os.cpu_count()} cores; {sys.platform}; runs per figure: {runs}\n")
+    if options.only_real:
+        real_apps(keyward, bench, options.corpus, runs, record)
+        return
 
     # 1. Sparse real code against the grep floor.
     sparse = clone_sparse()
     files = swift_files(sparse)
     size = sum(os.path.getsize(f) for f in files)
-    tokens = subprocess.run([bench, "tokens"], capture_output=True, text=True, check=True).stdout.split()
+    tokens, _ = prefilter_tokens(bench)
     pattern = "|".join(re.escape(t) for t in tokens)
     grep = ["grep", "-rlE", pattern, "--include=*.swift", sparse]
     grep_time, _ = timed(grep, runs)
@@ -306,6 +427,9 @@ def main():
                   f"({other / sparse_time:.1f}x keyward's {sparse_time:.2f}s)", flush=True)
         else:
             print(f"7. {tool}: not installed, not measured (pip install {tool})")
+
+    # 8. Real iOS apps.
+    real_apps(keyward, bench, options.corpus, runs, record)
 
 
 if __name__ == "__main__":
