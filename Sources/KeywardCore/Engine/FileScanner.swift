@@ -148,6 +148,7 @@ public struct FileScanner: Sendable {
     let applicable = rules.indices.filter { index in
       rules[index].rule.language == language && !Self.isSuppressionRule(rules[index].metadata.id)
         && !ruleTokens[index].isDisjoint(with: found)
+        && rules[index].rule.mayReport(in: bytes, options: rules[index].options)
     }.map { rules[$0] }
     let hasDirectives = found.contains(markerToken)
     let takesContexts = language == .swift && contextToken.map(found.contains) == true

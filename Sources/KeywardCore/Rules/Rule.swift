@@ -11,6 +11,10 @@ public protocol Rule: Sendable {
   /// Byte strings of which a file must contain at least one for `check` to be able to report
   /// anything. Files containing none are not parsed for this rule.
   static func prefilterTokens(options: RuleOptions) -> [String]
+  /// A second, finer look at a file that holds one of the rule's tokens, before it is parsed for
+  /// the rule: whether the rest of the evidence the rule needs can be in the file at all (a
+  /// secret's name beside `UserDefaults`). False only when the rule certainly reports nothing.
+  static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool
   static func check(_ context: RuleContext)
   /// Whether the rule also reads settings made through keychain wrapper libraries; the engine
   /// then adds the wrappers' module and type names to its prefilter.
@@ -50,6 +54,7 @@ extension Rule {
   public static var options: [OptionSpec] { [] }
   public static var readsWrapperSettings: Bool { false }
   public static var followsContextsAcrossFiles: Bool { false }
+  public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool { true }
 }
 
 /// What a rule reports: a byte range and a message. Lines and columns are computed later, once

@@ -49,6 +49,30 @@ public enum SensitiveNames {
     return !(named.allSatisfy { $0 == "token" } && words.contains(where: notCredentialTokenWords.contains))
   }
 
+  /// Whether any pattern can be named in a file at all: its bytes, ASCII letters lowercased and
+  /// `_`, `-` and spaces dropped, contain one (as names are compared in `matches`). A file that
+  /// fails this holds no name of a secret, so rules that need one need not parse it.
+  public static func mayAppear(in bytes: [UInt8], patterns: [String]) -> Bool {
+    func folded(_ input: some Sequence<UInt8>) -> [UInt8] {
+      var output: [UInt8] = []
+      for byte in input where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
+        output.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+      }
+      return output
+    }
+    let text = folded(bytes)
+    return patterns.map { folded($0.utf8) }.contains { pattern in
+      guard let first = pattern.first, !pattern.isEmpty, pattern.count <= text.count else { return pattern.isEmpty }
+      var start = 0
+      while let index = text[start...].firstIndex(of: first) {
+        if index + pattern.count > text.count { return false }
+        if text[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
+        start = index + 1
+      }
+      return false
+    }
+  }
+
   /// Whether `text` contains a pattern at all, whatever its other words say.
   static func isNamed(_ text: String, patterns: [String]) -> Bool { !namedPatterns(text, patterns: patterns).isEmpty }
 

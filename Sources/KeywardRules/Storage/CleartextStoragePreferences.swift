@@ -92,6 +92,11 @@ public struct CleartextStoragePreferences: Rule {
     ["UserDefaults", "NSUbiquitousKeyValueStore", "AppStorage", "SceneStorage"]
   }
 
+  /// Without a secret's name anywhere in the file, no store call can write one.
+  public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
+    SensitiveNames.mayAppear(in: bytes, patterns: options.strings("sensitiveNamePatterns"))
+  }
+
   static let stores = ["UserDefaults", "NSUbiquitousKeyValueStore"]
 
   public static func check(_ context: RuleContext) {
