@@ -15,15 +15,19 @@ struct FixCommand: KeywardCommand {
 
   @OptionGroup var scanOptions: ScanOptions
 
-  @Flag(help: "Print the changes as a unified diff instead of writing them.")
+  @Flag(help: "Print the changes as a unified diff instead of writing them; exit 1 when there are changes to make.")
   var dryRun = false
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.paths[0])
-    let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.paths)
+    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.targets[0])
+    let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.targets)
     let discovery = FileDiscovery(
       root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
-    let files = discovery.discover(absolute).files
+    let found = discovery.discover(absolute)
+    let files = found.files
+    guard !files.isEmpty else {
+      throw UsageError(ScanOptions.noFilesMessage(scanOptions.targets, errors: found.issues))
+    }
     let scanner = FileScanner(
       rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
       knownRuleIDs: Set(RuleCatalog.standard.ids))
@@ -46,6 +50,7 @@ struct FixCommand: KeywardCommand {
     }
     let verb = dryRun ? "Would fix" : "Fixed"
     io.warn("\(verb) \(fixedCount) finding(s) in \(fixedFiles) file(s).")
-    return ExitStatus.clean
+    // A dry run is a check: fixes waiting fail it, as `swift format lint` does.
+    return dryRun && fixedCount > 0 ? ExitStatus.findings : ExitStatus.clean
   }
 }

@@ -7,8 +7,14 @@ import KeywardRules
 
 /// The options every command that scans takes.
 struct ScanOptions: ParsableArguments {
-  @Argument(help: "Folders or source files to scan (.swift, .m, .mm, .h).")
+  @Argument(
+    help: ArgumentHelp(
+      "Folders, source files (.swift, .m, .mm, .h) or built apps (.ipa, .app, Mach-O) to scan (default: the current folder).",
+      valueName: "path"))
   var paths: [String] = []
+
+  /// The paths to scan: those given, or the current folder.
+  var targets: [String] { paths.isEmpty ? ["."] : paths }
 
   @OptionGroup var configurationOptions: ConfigurationOptions
 
@@ -28,7 +34,6 @@ struct ScanOptions: ParsableArguments {
   var fileTimeLimit: Double = ScanRequest.defaultFileTimeLimit
 
   func validate() throws {
-    guard !paths.isEmpty else { throw ValidationError("give at least one folder or source file to scan") }
     guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
     guard fileTimeLimit >= 0 else { throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds") }
   }
@@ -41,10 +46,10 @@ struct ScanOptions: ParsableArguments {
     _ io: inout CommandOutput, failOrigins: [String] = [],
     findingSink: (ReportScope) -> (any FindingSink)? = { _ in nil }
   ) throws -> (ScanResult, Configuration) {
-    let configuration = try configurationOptions.load(&io, scanning: paths[0])
+    let configuration = try configurationOptions.load(&io, scanning: targets[0])
     let rules = configuration.configuredRules(from: .standard)
     let scanner = Scanner(rules: rules, wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
-    var request = ScanRequest(paths: paths, excludes: configuration.excludes + excludes, jobs: jobs)
+    var request = ScanRequest(paths: targets, excludes: configuration.excludes + excludes, jobs: jobs)
     request.includes = configuration.includes
     request.cacheFolder = cache
     request.origins = OriginOverrides(configuration.origins)
@@ -52,7 +57,7 @@ struct ScanOptions: ParsableArguments {
     request.failPolicy =
       (failOrigins.isEmpty ? nil : FailPolicy(values: failOrigins)) ?? configuration.failPolicy ?? .default
     // The root the scanner will find, so that a sink can print absolute paths.
-    let root = FileDiscovery.scanRoot(for: paths.map(FileDiscovery.absolute))
+    let root = FileDiscovery.scanRoot(for: targets.map(FileDiscovery.absolute))
     request.findingSink = findingSink(ReportScope(rules: rules, root: root, failPolicy: request.failPolicy))
     request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
     if let changedSince {
@@ -60,8 +65,25 @@ struct ScanOptions: ParsableArguments {
     }
     let result = try scanner.scan(request)
     for warning in result.warnings { io.warn("warning: \(warning)") }
+    if result.filesScanned == 0 {
+      // Nothing changed is a normal answer for a pull request; nothing to read at all is not.
+      if let changedSince {
+        io.warn("note: no file changed since \(changedSince) is one Keyward reads; nothing to scan")
+        return (result, configuration)
+      }
+      throw UsageError(Self.noFilesMessage(targets, errors: result.errors))
+    }
     if let note = Self.skippedFoldersNote(result.skippedFolders) { io.warn(note) }
     return (result, configuration)
+  }
+
+  /// Why a scan that read nothing fails (exit 2), as SwiftLint's "no lintable files".
+  static func noFilesMessage(_ paths: [String], errors: [ScanIssue]) -> String {
+    let named = paths.count == 1 ? paths[0] : paths.joined(separator: ", ")
+    var message =
+      "no file to analyse in \(named): Keyward reads Swift and Objective-C sources (.swift, .m, .mm, .h) and built apps (.ipa, .app, Mach-O)"
+    for error in errors.prefix(3) { message += "\n  \(error.path): \(error.message)" }
+    return message
   }
 
   /// Said once per scan: dependency folders are not lost silently.

@@ -31,7 +31,8 @@ struct BreakingFixRule: Rule {
     let root = Paths.temporaryFolder()
     let file = try write(Self.weak + "\n", in: root)
     let (status, output) = KeywardCLI.run(["fix", root.path, "--dry-run"])
-    #expect(status == 0)
+    // Fixes waiting: a dry run fails, so it serves as a check in CI.
+    #expect(status == 1)
     #expect(output.standardOutput.contains("-" + Self.weak))
     #expect(
       output.standardOutput.contains("+let a = SecAccessControlCreateWithFlags(nil, p, .biometryCurrentSet, nil)"))

@@ -98,14 +98,22 @@ public struct FileDiscovery {
     return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
   }
 
-  /// The paths a scan was given, made absolute; a path that does not exist is an error.
+  /// The paths a scan was given, made absolute. A path that does not exist refuses the whole
+  /// run (a typo in CI must not pass as a clean scan of the other paths); every missing path is
+  /// named in the one error.
   public static func existingAbsolutePaths(_ paths: [String]) throws -> [String] {
-    try paths.map { given in
+    var missing: [String] = []
+    let absolutePaths = paths.map { given in
       let path = absolute(given)
       var info = stat()
-      guard stat(path, &info) == 0 else { throw ScanSetupError("path does not exist or cannot be read: \(given)") }
+      if stat(path, &info) != 0 { missing.append(given) }
       return path
     }
+    guard missing.isEmpty else {
+      let plural = missing.count == 1 ? "path does not exist or cannot be read" : "paths do not exist or cannot be read"
+      throw ScanSetupError("\(plural): \(missing.joined(separator: ", ")); nothing was scanned")
+    }
+    return absolutePaths
   }
 
   public func relativePath(of absolutePath: String) -> String {

@@ -1,0 +1,91 @@
+import Foundation
+import KeywardCLI
+import Testing
+
+/// Keyward in the workflows iOS developers already have (CI, pre-commit, Xcode): exit codes CI
+/// can trust, help, excludes, colour, driven from outside through the command line.
+@Suite struct WorkflowTests {
+  static let weakFlag = "let a = SecAccessControlCreateWithFlags(nil, p, .biometryAny, nil)\n"
+  static let weakAccessibility = "let q = [kSecAttrAccessible: kSecAttrAccessibleAlways]\n"
+
+  static func folder(_ files: [String: String]) throws -> URL {
+    let root = Paths.temporaryFolder()
+    for (name, text) in files {
+      let url = root.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    return root
+  }
+
+  /// Runs the built executable in `folder` (the current folder matters to these tests, and
+  /// tests run in parallel, so it is never changed in process).
+  static func keyward(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> (
+    status: Int32, output: String, errors: String
+  ) {
+    let path = try #require(Paths.builtExecutable("keyward"), "keyward was not built")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text, errorText)
+  }
+
+  // MARK: Exit codes
+
+  @Test func aScanThatReadsNoFileExitsTwoAndSaysWhy() throws {
+    let empty = Paths.temporaryFolder()
+    let notes = try Self.folder(["README.md": "# notes\n"])
+    for path in [empty.path, notes.path, "/bin/ls"] {
+      let (status, output) = KeywardCLI.run(["scan", path])
+      #expect(status == 2, "\(path)")
+      #expect(output.standardError.contains("no file to analyse in \(path)"), "\(output.standardError)")
+      #expect(output.standardError.contains(".ipa, .app, Mach-O"))
+      #expect(output.standardOutput.isEmpty)
+    }
+    #expect(KeywardCLI.run(["fix", empty.path, "--dry-run"]).status == 2)
+    #expect(
+      KeywardCLI.run(["baseline", "create", empty.appendingPathComponent("b.json").path, empty.path]).status == 2)
+  }
+
+  @Test func noPathScansTheCurrentFolder() throws {
+    let root = try Self.folder(["App/A.swift": Self.weakAccessibility])
+    let (status, output, _) = try Self.keyward(["scan", "--format", "csv"], in: root)
+    #expect(status == 1)
+    #expect(output.contains("swift.weak_keychain_accessibility,App/A.swift,1,"))
+    let clean = try Self.folder(["A.swift": "let x = 1\n"])
+    #expect(try Self.keyward(["scan"], in: clean).status == 0)
+  }
+
+  @Test func aDryRunWithFixesWaitingExitsOne() throws {
+    let root = try Self.folder(["A.swift": Self.weakAccessibility])
+    let pending = KeywardCLI.run(["fix", root.path, "--dry-run"])
+    #expect(pending.status == 1)
+    #expect(pending.output.standardOutput.contains("+let q = [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock]"))
+    #expect(KeywardCLI.run(["fix", root.path]).status == 0)
+    let done = KeywardCLI.run(["fix", root.path, "--dry-run"])
+    #expect(done.status == 0)
+    #expect(done.output.standardOutput.isEmpty)
+  }
+
+  @Test func aMissingPathAmongSeveralRefusesTheWholeRunNamingEveryMissingPath() throws {
+    let root = try Self.folder(["A.swift": Self.weakAccessibility])
+    let (status, output) = KeywardCLI.run([
+      "scan", root.path, "/no/such/one.swift", "/no/such/two", "--format", "json",
+    ])
+    #expect(status == 2)
+    #expect(output.standardOutput.isEmpty)
+    #expect(
+      output.standardError.contains(
+        "paths do not exist or cannot be read: /no/such/one.swift, /no/such/two; nothing was scanned"))
+  }
+}
