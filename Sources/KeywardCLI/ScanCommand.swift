@@ -20,6 +20,14 @@ enum FailThreshold: ExpressibleByArgument, Equatable {
   }
 
   static var allValueStrings: [String] { Severity.allCases.reversed().map(\.rawValue) + ["none"] }
+
+  /// As written on the command line, for help's "(default: low)".
+  var defaultValueDescription: String {
+    switch self {
+    case .never: "none"
+    case .severity(let severity): severity.rawValue
+    }
+  }
 }
 
 extension ReportFormat: ExpressibleByArgument {}
@@ -30,15 +38,16 @@ struct ScanCommand: KeywardCommand {
 
   @OptionGroup var scanOptions: ScanOptions
 
-  @Option(help: "Report format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Option(help: "Report format.")
   var format: ReportFormat = .text
 
-  @Option(help: "Write the report to this file instead of standard output.")
+  @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
   var output: String?
 
   @Option(
     name: .customLong("fail-on"),
-    help: "Exit 1 when a finding is at least this severe: critical, high, medium, low, info, or none.")
+    help: ArgumentHelp(
+      "Exit 1 when a finding that counts is at least this severe (none: never).", valueName: "severity"))
   var failOn: FailThreshold = .severity(.low)
 
   @Option(
@@ -48,7 +57,9 @@ struct ScanCommand: KeywardCommand {
       valueName: "origin"))
   var failOrigins: [String] = []
 
-  @Option(help: "Report only findings that are not in this baseline (see `keyward baseline create`).")
+  @Option(
+    help: ArgumentHelp(
+      "Report only findings that are not in this baseline (see `keyward baseline create`).", valueName: "file"))
   var baseline: String?
 
   /// For build systems that need a command to produce a file (the build-tool plugin): a Swift

@@ -18,24 +18,36 @@ struct ScanOptions: ParsableArguments {
 
   @OptionGroup var configurationOptions: ConfigurationOptions
 
-  @Option(name: .customLong("exclude"), help: "Skip paths matching this glob (repeatable), e.g. 'Generated/**'.")
+  @Option(
+    name: .customLong("exclude"),
+    help: ArgumentHelp("Skip paths matching this glob (repeatable), e.g. 'Generated/**'.", valueName: "glob"))
   var excludes: [String] = []
 
-  @Option(help: "Files scanned at once (default: one per processor).")
-  var jobs: Int = 0
+  @Option(help: ArgumentHelp("Files scanned at once (default: one per processor).", valueName: "n"))
+  var jobs: Int?
 
-  @Option(help: "Scan only files changed since this git revision (and new files), e.g. origin/main.")
+  @Option(
+    help: ArgumentHelp(
+      "Scan only files changed since this git revision (and new files), e.g. origin/main.", valueName: "revision"))
   var changedSince: String?
 
-  @Option(help: "Keep results in this folder and rescan only files that changed (or when rules or options change).")
+  @Option(
+    help: ArgumentHelp(
+      "Keep results in this folder and rescan only files that changed (or when rules or options change).",
+      valueName: "folder"))
   var cache: String?
 
-  @Option(help: "Give up on a file that takes longer than this many seconds, report it, and go on (0: no limit).")
-  var fileTimeLimit: Double = ScanRequest.defaultFileTimeLimit
+  @Option(
+    help: ArgumentHelp(
+      "Give up on a file that takes longer than this many seconds, report it, and go on (default: \(Int(ScanRequest.defaultFileTimeLimit)); 0: no limit).",
+      valueName: "seconds"))
+  var fileTimeLimit: Double?
 
   func validate() throws {
-    guard jobs >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
-    guard fileTimeLimit >= 0 else { throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds") }
+    guard (jobs ?? 0) >= 0 else { throw ValidationError("--jobs must be 0 (automatic) or more") }
+    guard (fileTimeLimit ?? 0) >= 0 else {
+      throw ValidationError("--file-time-limit must be 0 (no limit) or more seconds")
+    }
   }
 
   /// Loads the configuration, applies the options over it, and scans. `failOrigins` are the
@@ -49,7 +61,7 @@ struct ScanOptions: ParsableArguments {
     let configuration = try configurationOptions.load(&io, scanning: targets[0])
     let rules = configuration.configuredRules(from: .standard)
     let scanner = Scanner(rules: rules, wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
-    var request = ScanRequest(paths: targets, excludes: configuration.excludes + excludes, jobs: jobs)
+    var request = ScanRequest(paths: targets, excludes: configuration.excludes + excludes, jobs: jobs ?? 0)
     request.includes = configuration.includes
     request.cacheFolder = cache
     request.origins = OriginOverrides(configuration.origins)
@@ -59,7 +71,8 @@ struct ScanOptions: ParsableArguments {
     // The root the scanner will find, so that a sink can print absolute paths.
     let root = FileDiscovery.scanRoot(for: targets.map(FileDiscovery.absolute))
     request.findingSink = findingSink(ReportScope(rules: rules, root: root, failPolicy: request.failPolicy))
-    request.fileTimeLimit = fileTimeLimit > 0 ? fileTimeLimit : nil
+    let timeLimit = fileTimeLimit ?? ScanRequest.defaultFileTimeLimit
+    request.fileTimeLimit = timeLimit > 0 ? timeLimit : nil
     if let changedSince {
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
     }
@@ -99,10 +112,12 @@ extension Profile: ExpressibleByArgument {}
 
 /// `--config` and `--profile`, and loading the configuration they select.
 struct ConfigurationOptions: ParsableArguments {
-  @Option(help: "Configuration file (default: .keyward.yml in the scanned folder, or here, or a parent).")
+  @Option(
+    help: ArgumentHelp(
+      "Configuration file (default: .keyward.yml in the scanned or current folder, or a parent).", valueName: "file"))
   var config: String?
 
-  @Option(help: "Rule profile: essential, standard (default) or strict. Overrides the configuration file.")
+  @Option(help: "Rule profile, over the configuration file's (default: standard).")
   var profile: Profile?
 
   /// The configuration for scanning `path`, with `--profile` applied; warnings go to stderr.

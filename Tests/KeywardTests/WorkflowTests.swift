@@ -88,4 +88,51 @@ import Testing
       output.standardError.contains(
         "paths do not exist or cannot be read: /no/such/one.swift, /no/such/two; nothing was scanned"))
   }
+
+  // MARK: Help
+
+  static let commands = [
+    "scan", "fix", "rules", "explain", "baseline", "baseline create", "config", "config print", "config init",
+  ]
+
+  @Test(arguments: commands) func everyCommandShowsItsOwnHelpInPlainWords(_ command: String) {
+    let words = command.split(separator: " ").map(String.init)
+    for arguments in [words + ["--help"], words + ["-h"], ["help"] + words] {
+      let (status, output) = KeywardCLI.run(arguments)
+      #expect(status == 0)
+      let help = output.standardOutput
+      #expect(help.contains("USAGE: keyward \(command)"), "\(arguments): \(help.prefix(300))")
+      #expect(!help.contains("KeywardCore"), "\(arguments)")
+      #expect(!help.contains("severity("), "\(arguments)")
+      // Each option's text says its default and its values once.
+      for option in Self.optionTexts(help) {
+        #expect(option.components(separatedBy: "default").count <= 2, "\(command): \(option)")
+        #expect(option.components(separatedBy: "values").count <= 2, "\(command): \(option)")
+        #expect(!option.contains(".0)"), "\(command): \(option)")
+      }
+    }
+  }
+
+  @Test func scanHelpSaysBuiltAppsAreAcceptedAndShowsDefaultsAsWritten() {
+    let help = KeywardCLI.run(["scan", "--help"]).output.standardOutput.split(whereSeparator: \.isWhitespace)
+      .joined(separator: " ")
+    #expect(help.contains(".ipa, .app, Mach-O"))
+    #expect(help.contains("default: the current folder"))
+    #expect(help.contains("default: low"))
+    #expect(help.contains("--fail-on <severity>"))
+  }
+
+  /// The help text of each option: from a line starting with `-` to the next such line.
+  static func optionTexts(_ help: String) -> [String] {
+    var options: [String] = []
+    for line in help.split(separator: "\n") {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("-") || trimmed.hasPrefix("<") {
+        options.append(trimmed)
+      } else if !options.isEmpty, line.hasPrefix("  ") {
+        options[options.count - 1] += " " + trimmed
+      }
+    }
+    return options
+  }
 }
