@@ -21,12 +21,21 @@ struct FixCommand: KeywardCommand {
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.targets[0])
     let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.targets)
-    let discovery = FileDiscovery(
-      root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
+    let root = FileDiscovery.scanRoot(for: absolute)
+    var discovery = FileDiscovery(
+      root: root, excludes: scanOptions.excludes,
+      anchoredExcludes: configuration.excludes.map {
+        GlobPattern($0).anchored(to: configuration.folder.flatMap { GlobAnchor(folder: $0, root: root) })
+      })
+    discovery.forceExclude = scanOptions.forceExclude
     let found = discovery.discover(absolute)
     let files = found.files
-    guard !files.isEmpty else {
-      throw UsageError(ScanOptions.noFilesMessage(scanOptions.targets, errors: found.issues))
+    if files.isEmpty {
+      guard !found.excludedNamed.isEmpty else {
+        throw UsageError(ScanOptions.noFilesMessage(scanOptions.targets, errors: found.issues))
+      }
+      io.warn("note: every path named is excluded (--force-exclude); nothing to fix")
+      return ExitStatus.clean
     }
     let scanner = FileScanner(
       rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,

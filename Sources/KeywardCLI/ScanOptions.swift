@@ -23,6 +23,12 @@ struct ScanOptions: ParsableArguments {
     help: ArgumentHelp("Skip paths matching this glob (repeatable), e.g. 'Generated/**'.", valueName: "glob"))
   var excludes: [String] = []
 
+  @Flag(
+    help:
+      "Apply the excludes to paths named on the command line too (for hooks and scripts that pass every changed file)."
+  )
+  var forceExclude = false
+
   @Option(help: ArgumentHelp("Files scanned at once (default: one per processor).", valueName: "n"))
   var jobs: Int?
 
@@ -61,7 +67,10 @@ struct ScanOptions: ParsableArguments {
     let configuration = try configurationOptions.load(&io, scanning: targets[0])
     let rules = configuration.configuredRules(from: .standard)
     let scanner = Scanner(rules: rules, wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
-    var request = ScanRequest(paths: targets, excludes: configuration.excludes + excludes, jobs: jobs ?? 0)
+    var request = ScanRequest(paths: targets, excludes: excludes, jobs: jobs ?? 0)
+    request.configurationExcludes = configuration.excludes
+    request.configurationFolder = configuration.folder
+    request.forceExclude = forceExclude
     request.includes = configuration.includes
     request.cacheFolder = cache
     request.origins = OriginOverrides(configuration.origins)
@@ -82,6 +91,10 @@ struct ScanOptions: ParsableArguments {
       // Nothing changed is a normal answer for a pull request; nothing to read at all is not.
       if let changedSince {
         io.warn("note: no file changed since \(changedSince) is one Keyward reads; nothing to scan")
+        return (result, configuration)
+      }
+      if !result.excludedNamedPaths.isEmpty {
+        io.warn("note: every path named is excluded (--force-exclude); nothing to scan")
         return (result, configuration)
       }
       throw UsageError(Self.noFilesMessage(targets, errors: result.errors))

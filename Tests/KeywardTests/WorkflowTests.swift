@@ -135,4 +135,75 @@ import Testing
     }
     return options
   }
+
+  // MARK: Excludes
+
+  static func findingPaths(_ output: CommandOutput) -> [String] {
+    output.standardOutput.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
+      let columns = line.split(separator: ",", omittingEmptySubsequences: false)
+      return columns.count > 3 ? String(columns[3]) : nil
+    }
+  }
+
+  @Test func configurationGlobsAreRelativeToTheConfigurationFilesFolder() throws {
+    let root = try Self.folder([
+      ".keyward.yml": "exclude: [\"App/Generated/**\", \"*.skip.swift\"]\norigins:\n  test: [\"App/Support/**\"]\n",
+      "App/Generated/G.swift": Self.weakAccessibility,
+      "App/Sources/A.swift": Self.weakAccessibility,
+      "App/Sources/B.skip.swift": Self.weakAccessibility,
+      "App/Support/S.swift": Self.weakAccessibility,
+    ])
+    // The same files are left out whether the repository or the app folder is scanned.
+    for scanned in [root, root.appendingPathComponent("App")] {
+      let (_, output) = KeywardCLI.run(["scan", scanned.path, "--format", "csv"])
+      let paths = Self.findingPaths(output)
+      #expect(paths.count == 2, "\(scanned.path): \(paths)")
+      #expect(!paths.contains { $0.contains("Generated") || $0.contains("skip") })
+      #expect(output.standardOutput.contains("Support/S.swift") && output.standardOutput.contains(",test,"))
+    }
+    // A configuration in a subfolder anchors its globs there, whatever is scanned.
+    let nested = try Self.folder([
+      "Package/.keyward.yml": "exclude: [\"Generated/**\"]\n",
+      "Package/Generated/G.swift": Self.weakAccessibility,
+      "Generated/Kept.swift": Self.weakAccessibility,
+    ])
+    let config = nested.appendingPathComponent("Package/.keyward.yml").path
+    let (_, output) = KeywardCLI.run(["scan", nested.path, "--config", config, "--format", "csv"])
+    #expect(Self.findingPaths(output) == ["Generated/Kept.swift"])
+  }
+
+  @Test func forceExcludeAppliesExcludesToPathsNamedOnTheCommandLine() throws {
+    let root = try Self.folder([
+      ".keyward.yml": "exclude: [\"App/Generated/**\"]\n",
+      "App/Generated/G.swift": Self.weakAccessibility,
+      "App/A.swift": Self.weakAccessibility,
+    ])
+    let generated = root.appendingPathComponent("App/Generated/G.swift").path
+    let app = root.appendingPathComponent("App/A.swift").path
+    // Named, a file is scanned whatever the excludes say...
+    #expect(KeywardCLI.run(["scan", generated]).status == 1)
+    // ...unless --force-exclude, as a pre-commit hook passes every staged file.
+    let (status, output) = KeywardCLI.run(["scan", generated, app, "--force-exclude", "--format", "csv"])
+    #expect(status == 1)
+    #expect(Self.findingPaths(output) == ["A.swift"])
+    let onlyExcluded = KeywardCLI.run(["scan", generated, "--force-exclude"])
+    #expect(onlyExcluded.status == 0)
+    #expect(onlyExcluded.output.standardError.contains("every path named is excluded"))
+    #expect(KeywardCLI.run(["fix", generated, "--force-exclude", "--dry-run"]).status == 0)
+    // A folder named is scanned even when an exclusion covers it; exclusions inside it apply.
+    let folder = root.appendingPathComponent("App/Generated").path
+    try Self.weakAccessibility.write(toFile: folder + "/G.skip.swift", atomically: true, encoding: .utf8)
+    let named = KeywardCLI.run(["scan", folder, "--exclude", "*.skip.swift", "--format", "csv"])
+    #expect(Self.findingPaths(named.output) == ["G.swift"])
+    #expect(KeywardCLI.run(["scan", folder, "--force-exclude"]).status == 0)
+  }
+
+  @Test func changedSinceOutsideARepositorySaysSoInOneLine() throws {
+    let root = try Self.folder(["A.swift": Self.weakAccessibility])
+    let (status, output) = KeywardCLI.run(["scan", root.path, "--changed-since", "origin/main"])
+    #expect(status == 2)
+    #expect(
+      output.standardError == "keyward: error: --changed-since needs a git repository, and \(root.path) is not in one\n"
+    )
+  }
 }

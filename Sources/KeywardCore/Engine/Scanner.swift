@@ -7,8 +7,17 @@ public struct ScanRequest: Sendable {
   /// Worker threads; 0 means one per processor.
   public var jobs: Int
   public var maximumFileSize: Int
-  /// When not empty, only files matching one of these globs.
+  /// When not empty, only files matching one of these globs (relative to `configurationFolder`).
   public var includes: [String] = []
+  /// The folder of the configuration file: its globs (`configurationExcludes`, `includes`,
+  /// `origins`) are relative to it, as `.gitignore`'s are. nil: the scan root. `excludes` (from
+  /// the command line) are relative to the scan root.
+  public var configurationFolder: String?
+  /// The configuration file's `exclude:` globs.
+  public var configurationExcludes: [String] = []
+  /// Whether paths named in `paths` are excluded too when a glob matches them (`--force-exclude`);
+  /// otherwise a path named is scanned whatever the excludes say.
+  public var forceExclude = false
   /// When set, only these files (paths relative to the scan root), as for `--changed-since`.
   public var onlyPaths: Set<String>?
   /// A folder for the outcome cache (`--cache`).
@@ -56,11 +65,15 @@ public struct Scanner: Sendable {
   public func scan(_ request: ScanRequest) throws -> ScanResult {
     let absolutePaths = try FileDiscovery.existingAbsolutePaths(request.paths)
     let root = FileDiscovery.scanRoot(for: absolutePaths)
-    let discovery = FileDiscovery(
-      root: root, excludes: request.excludes, origins: request.origins, includeThirdParty: request.includeThirdParty)
+    let anchor = request.configurationFolder.flatMap { GlobAnchor(folder: FileDiscovery.absolute($0), root: root) }
+    var discovery = FileDiscovery(
+      root: root, excludes: request.excludes, origins: request.origins.anchored(to: anchor),
+      includeThirdParty: request.includeThirdParty,
+      anchoredExcludes: request.configurationExcludes.map { GlobPattern($0).anchored(to: anchor) })
+    discovery.forceExclude = request.forceExclude
     let found = discovery.discover(absolutePaths)
     let (discovered, discoveryIssues) = (found.files, found.issues)
-    let includes = request.includes.map(GlobPattern.init)
+    let includes = request.includes.map { GlobPattern($0).anchored(to: anchor) }
     let files = discovered.filter { file in
       (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
@@ -141,11 +154,13 @@ public struct Scanner: Sendable {
     } catch {
       warnings.append("the cache could not be saved: \(error.localizedDescription)")
     }
-    return ScanResult(
+    var result = ScanResult(
       root: root, warnings: warnings, findings: Self.inReportOrder(findings),
       errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries,
       skippedFolders: found.skippedFolders, failPolicy: request.failPolicy)
+    result.excludedNamedPaths = found.excludedNamed
+    return result
   }
 
   /// The context facts of every discovered file, in discovery order: the selected files' from
