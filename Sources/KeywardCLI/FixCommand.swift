@@ -15,6 +15,12 @@ struct FixCommand: KeywardCommand {
 
   @OptionGroup var scanOptions: ScanOptions
 
+  @Flag(
+    help:
+      "Also apply safe fixes that change what the app does (.biometryAny → .biometryCurrentSet makes an item unreadable after a new fingerprint or face is enrolled; the app then needs a recovery path)."
+  )
+  var includeBehaviorChanges = false
+
   @Flag(help: "Print the changes as a unified diff instead of writing them; exit 1 when there are changes to make.")
   var dryRun = false
 
@@ -43,9 +49,11 @@ struct FixCommand: KeywardCommand {
     let applier = FixApplier(scanner: scanner)
     var fixedFiles = 0
     var fixedCount = 0
+    var withheld = 0
     // Built apps have nothing to fix in place.
     for file in files where file.kind == .source {
-      let result = applier.fix(file, dryRun: dryRun)
+      let result = applier.fix(file, dryRun: dryRun, includeBehaviorChanges: includeBehaviorChanges)
+      withheld += result.withheld.count
       switch result.status {
       case .fixed(let count):
         fixedFiles += 1
@@ -59,6 +67,11 @@ struct FixCommand: KeywardCommand {
     }
     let verb = dryRun ? "Would fix" : "Fixed"
     io.warn("\(verb) \(fixedCount) finding(s) in \(fixedFiles) file(s).")
+    if withheld > 0 {
+      io.warn(
+        "Left \(withheld) fix(es) that change behaviour (e.g. .biometryCurrentSet: items become unreadable when enrollment changes, so the app needs a recovery path); review them and apply with --include-behavior-changes."
+      )
+    }
     // A dry run is a check: fixes waiting fail it, as `swift format lint` does.
     return dryRun && fixedCount > 0 ? ExitStatus.findings : ExitStatus.clean
   }

@@ -92,6 +92,7 @@ public struct HTMLReporter: StreamingReporter {
     }
     if let fix = finding.fix {
       out += "<p class=\"fix\">\(fix.safe ? "Fix" : "Suggested fix (review first)"): \(prose(fix.description))</p>"
+      if let change = fix.behaviorChange { out += "<p class=\"fix\">Changes behaviour: \(escape(change)).</p>" }
     }
     return out + "</article>"
   }

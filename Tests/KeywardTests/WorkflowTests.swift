@@ -1,5 +1,7 @@
 import Foundation
 import KeywardCLI
+import KeywardCore
+import KeywardRules
 import Testing
 
 /// Keyward in the workflows iOS developers already have (CI, pre-commit, Xcode): exit codes CI
@@ -205,5 +207,41 @@ import Testing
     #expect(
       output.standardError == "keyward: error: --changed-since needs a git repository, and \(root.path) is not in one\n"
     )
+  }
+
+  // MARK: Fixes that change behaviour
+
+  @Test func fixesThatChangeBehaviourAreAppliedOnlyWhenAskedFor() throws {
+    let root = try Self.folder(["A.swift": Self.weakFlag + Self.weakAccessibility])
+    let file = root.appendingPathComponent("A.swift")
+    // The scan says so.
+    let scan = KeywardCLI.run(["scan", root.path])
+    #expect(scan.output.standardOutput.contains("= fix (changes behaviour: the item becomes unreadable"))
+    let json = KeywardCLI.run(["scan", root.path, "--format", "json"]).output.standardOutput
+    #expect(json.contains("\"changesBehavior\" : true") || json.contains("\"changesBehavior\": true"))
+    // A dry run shows only the fix that keeps behaviour, and says what was left.
+    let dry = KeywardCLI.run(["fix", root.path, "--dry-run"])
+    #expect(dry.status == 1)
+    #expect(dry.output.standardOutput.contains("+let q = [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock]"))
+    #expect(!dry.output.standardOutput.contains("biometryCurrentSet"))
+    #expect(dry.output.standardError.contains("Left 1 fix(es) that change behaviour"))
+    #expect(dry.output.standardError.contains("--include-behavior-changes"))
+    // With the flag, the diff says what changes, and fix applies it.
+    let all = KeywardCLI.run(["fix", root.path, "--dry-run", "--include-behavior-changes"])
+    #expect(all.output.standardOutput.hasPrefix("# A.swift: changes behaviour: the item becomes unreadable"))
+    #expect(
+      all.output.standardOutput.contains("+let a = SecAccessControlCreateWithFlags(nil, p, .biometryCurrentSet, nil)"))
+    #expect(KeywardCLI.run(["fix", root.path]).status == 0)
+    #expect(try String(contentsOf: file, encoding: .utf8).contains(".biometryAny"))
+    #expect(KeywardCLI.run(["fix", root.path, "--include-behavior-changes"]).status == 0)
+    #expect(try String(contentsOf: file, encoding: .utf8).contains(".biometryCurrentSet"))
+  }
+
+  @Test func theEventBoundRulesRemediationExampleScansClean() throws {
+    let rule = try #require(RuleCatalog.standard.rule(withID: "swift.event_bound_biometric_auth"))
+    let root = try Self.folder(["Remediation.swift": rule.metadata.fixedExample])
+    let (status, output) = KeywardCLI.run(["scan", root.path, "--profile", "strict"])
+    #expect(status == 0, "\(output.standardOutput)")
+    #expect(output.standardOutput.contains("No findings"))
   }
 }
