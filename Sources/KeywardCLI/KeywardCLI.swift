@@ -18,9 +18,11 @@ public struct KeywardCLI: ParsableCommand {
   /// Parses `arguments` (without the program name), runs the command, and returns its exit
   /// status with everything it printed. Usage and configuration errors return 2.
   public static func run(
-    _ arguments: [String], isTerminal: Bool = false, streamsStandardOutput: Bool = false
+    _ arguments: [String], isTerminal: Bool = false, streamsStandardOutput: Bool = false,
+    progress: ProgressMeter? = nil
   ) -> (status: Int32, output: CommandOutput) {
     var output = CommandOutput(isTerminal: isTerminal, streamsStandardOutput: streamsStandardOutput)
+    output.progress = progress
     // Help is answered here for every level of subcommand: `keyward baseline create --help` and
     // `keyward help config print` show their own usage, not their parent's.
     if let command = helpTarget(arguments) {
@@ -80,8 +82,13 @@ public struct KeywardCLI: ParsableCommand {
 
   /// The executable's entry point.
   public static func runAsMain() -> Never {
+    // Progress goes to standard error on a terminal, unless the report streams to the same one.
+    let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let reportOnTerminal = stdoutIsTerminal && !arguments.contains { $0 == "--output" || $0.hasPrefix("--output=") }
     let (status, output) = run(
-      Array(CommandLine.arguments.dropFirst()), isTerminal: isatty(STDOUT_FILENO) == 1, streamsStandardOutput: true)
+      arguments, isTerminal: stdoutIsTerminal, streamsStandardOutput: true,
+      progress: reportOnTerminal ? nil : ProgressMeter.forStandardError())
     FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
     FileHandle.standardError.write(Data(output.standardError.utf8))
     Foundation.exit(status)

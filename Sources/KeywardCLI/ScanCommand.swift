@@ -32,6 +32,11 @@ enum FailThreshold: ExpressibleByArgument, Equatable {
 
 extension ReportFormat: ExpressibleByArgument {}
 
+/// `--color`: colour in the text report.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+  case auto, always, never
+}
+
 struct ScanCommand: KeywardCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan", abstract: "Scan sources for keychain and biometric-authentication weaknesses.")
@@ -40,6 +45,11 @@ struct ScanCommand: KeywardCommand {
 
   @Option(help: "Report format.")
   var format: ReportFormat = .text
+
+  @Option(
+    help: ArgumentHelp(
+      "Colour the text report (auto: on a terminal, unless NO_COLOR is set).", valueName: "when"))
+  var color: ColorChoice = .auto
 
   @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
   var output: String?
@@ -78,8 +88,15 @@ struct ScanCommand: KeywardCommand {
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
     let matcher = try baseline.map { try Baseline.load(path: $0).matcher }
-    let useColor =
-      format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    let useColor: Bool
+    switch color {
+    case .always: useColor = format == .text
+    case .never: useColor = false
+    case .auto:
+      useColor =
+        format == .text && output == nil && io.isTerminal
+        && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
     let reporter = format.reporter(useColor: useColor)
     // Formats that can print findings file by file do so during the scan, so that memory does
     // not grow with the number of findings.

@@ -85,7 +85,12 @@ struct ScanOptions: ParsableArguments {
     if let changedSince {
       request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
     }
+    if let meter = io.progress {
+      meter.begin()
+      request.progress = { meter.update(done: $0, total: $1) }
+    }
     let result = try scanner.scan(request)
+    io.progress?.finish()
     for warning in result.warnings { io.warn("warning: \(warning)") }
     if result.filesScanned == 0 {
       // Nothing changed is a normal answer for a pull request; nothing to read at all is not.

@@ -244,4 +244,50 @@ import Testing
     #expect(status == 0, "\(output.standardOutput)")
     #expect(output.standardOutput.contains("No findings"))
   }
+
+  // MARK: Colour and progress
+
+  @Test func colorIsChosenWithTheColorOption() throws {
+    let root = try Self.folder(["A.swift": Self.weakAccessibility])
+    let escape = "\u{1B}["
+    // auto: colour on a terminal, unless NO_COLOR is set (as it may be where the tests run).
+    let auto = KeywardCLI.run(["scan", root.path], isTerminal: true).output.standardOutput.contains(escape)
+    #expect(auto == (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty)
+    #expect(!KeywardCLI.run(["scan", root.path]).output.standardOutput.contains(escape))
+    #expect(KeywardCLI.run(["scan", root.path, "--color", "always"]).output.standardOutput.contains(escape))
+    let never = KeywardCLI.run(["scan", root.path, "--color", "never"], isTerminal: true)
+    #expect(!never.output.standardOutput.contains(escape))
+    #expect(
+      !KeywardCLI.run(["scan", root.path, "--color", "always", "--format", "csv"]).output.standardOutput.contains(
+        escape))
+    #expect(KeywardCLI.run(["scan", root.path, "--color", "sometimes"]).status == 2)
+  }
+
+  final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pieces: [String] = []
+    func append(_ text: String) { lock.withLock { pieces.append(text) } }
+    var text: String { lock.withLock { pieces.joined() } }
+  }
+
+  @Test func progressGoesToItsOwnStreamOnlyWhenAScanTakesLong() throws {
+    var files: [String: String] = [:]
+    for index in 0..<40 { files["F\(index).swift"] = Self.weakAccessibility }
+    let root = try Self.folder(files)
+    // A scan past the delay (0 here) shows files done / total, then clears the line.
+    let shown = Collected()
+    let (status, output) = KeywardCLI.run(
+      ["scan", root.path, "--format", "json"], progress: ProgressMeter(delay: 0) { shown.append($0) })
+    #expect(status == 1)
+    #expect(shown.text.contains("keyward: 40/40 files"))
+    #expect(shown.text.hasSuffix("\r\u{1B}[K"))
+    // Never in the report.
+    #expect(!output.standardOutput.contains("40 files"))
+    #expect(!output.standardOutput.contains("\u{1B}"))
+    #expect(!output.standardError.contains("40/40"))
+    // A scan shorter than the delay shows nothing.
+    let quiet = Collected()
+    _ = KeywardCLI.run(["scan", root.path], progress: ProgressMeter(delay: 60) { quiet.append($0) })
+    #expect(quiet.text.isEmpty)
+  }
 }

@@ -33,6 +33,9 @@ public struct ScanRequest: Sendable {
   /// Which findings count toward `--fail-on`; carried to the result for the reports.
   public var failPolicy = FailPolicy.default
   public static let defaultFileTimeLimit = 60.0
+  /// Called as each file is done, with the files done and the total (from any thread), for
+  /// progress shown while a long scan runs.
+  public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
   /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
   var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
 
@@ -93,6 +96,7 @@ public struct Scanner: Sendable {
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
     let sink = request.findingSink
+    let progress = request.progress.map { ProgressCounter(total: files.count, report: $0) }
     var outcomes = ParallelWork.map(
       count: files.count, jobs: request.jobs, timeLimit: limit,
       onTimeout: { position in
@@ -105,6 +109,7 @@ public struct Scanner: Sendable {
     ) { position in
       let index = order[position]
       var outcome = scanner.scan(files[index])
+      progress?.step()
       // A file whose findings wait for the other files is handed over when all are scanned.
       if let sink, !outcome.hasUnsettledFindings {
         sink.take(Self.inReportOrder(outcome.findings), file: index)
@@ -190,5 +195,26 @@ public struct Scanner: Sendable {
   /// "30" rather than "30.0"; fractions as given.
   static func seconds(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}
+
+/// Counts files done across workers and passes the count on.
+private final class ProgressCounter: @unchecked Sendable {
+  let total: Int
+  let report: @Sendable (Int, Int) -> Void
+  private let lock = NSLock()
+  private var done = 0
+
+  init(total: Int, report: @escaping @Sendable (Int, Int) -> Void) {
+    self.total = total
+    self.report = report
+  }
+
+  func step() {
+    lock.lock()
+    done += 1
+    let now = done
+    lock.unlock()
+    report(now, total)
   }
 }
