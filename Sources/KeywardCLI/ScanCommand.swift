@@ -97,7 +97,11 @@ struct ScanCommand: KeywardCommand {
         format == .text && output == nil && io.isTerminal
         && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
-    let reporter = format.reporter(useColor: useColor)
+    var reporter = format.reporter(useColor: useColor)
+    if format == .xcode, case .severity(let threshold) = failOn {
+      // Errors only for what fails the scan: with --fail-on none, a build sees warnings.
+      reporter = XcodeReporter(errorThreshold: threshold)
+    }
     // Formats that can print findings file by file do so during the scan, so that memory does
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter
