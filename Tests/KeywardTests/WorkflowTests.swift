@@ -290,4 +290,56 @@ import Testing
     _ = KeywardCLI.run(["scan", root.path], progress: ProgressMeter(delay: 60) { quiet.append($0) })
     #expect(quiet.text.isEmpty)
   }
+
+  // MARK: Formats CI systems import
+
+  static let example = Paths.packageRoot.appendingPathComponent("Examples/VaultApp").path
+
+  static func json(_ arguments: [String]) throws -> Any {
+    let (_, output) = KeywardCLI.run(arguments)
+    return try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8))
+  }
+
+  @Test func gitLabCodeQualityListsEveryActiveFindingAndEveryFileNotScanned() throws {
+    let issues = try #require(try Self.json(["scan", Self.example, "--format", "gitlab"]) as? [[String: Any]])
+    #expect(issues.count == 31)
+    let fingerprints = Set(issues.compactMap { $0["fingerprint"] as? String })
+    #expect(fingerprints.count == issues.count, "GitLab needs a unique fingerprint per issue")
+    for issue in issues {
+      #expect(["info", "minor", "major", "critical", "blocker"].contains(issue["severity"] as? String ?? ""))
+      let location = try #require(issue["location"] as? [String: Any])
+      #expect((location["path"] as? String)?.hasPrefix("Sources/") == true)
+      #expect(((location["lines"] as? [String: Any])?["begin"] as? Int ?? 0) >= 1)
+      #expect((issue["check_name"] as? String)?.contains(".") == true)
+    }
+    let broken = try Self.folder(["Bad.swift": "\u{0}\u{1}", "Good.swift": "let x = 1\n"])
+    let empty = try #require(try Self.json(["scan", broken.path, "--format", "gitlab"]) as? [[String: Any]])
+    #expect(empty.map { $0["check_name"] as? String } == ["keyward.scan-error.binary"] || empty.count == 1)
+    // A built app: the Mach-O file, architecture and address in the description.
+    let app = Paths.fixture("Binary/VaultLegacy.app").path
+    let binary = try #require(try Self.json(["scan", app, "--format", "gitlab"]) as? [[String: Any]])
+    #expect(binary.contains { ($0["description"] as? String)?.contains("0x") == true })
+  }
+
+  @Test func sonarQubeGenericIssuesNameTheirRulesAndRanges() throws {
+    let report = try #require(try Self.json(["scan", Self.example, "--format", "sonarqube"]) as? [String: Any])
+    let issues = try #require(report["issues"] as? [[String: Any]])
+    let rules = try #require(report["rules"] as? [[String: Any]])
+    #expect(issues.count == 31)
+    let ruleIDs = Set(rules.compactMap { $0["id"] as? String })
+    for issue in issues {
+      #expect(ruleIDs.contains(issue["ruleId"] as? String ?? ""))
+      let primary = try #require(issue["primaryLocation"] as? [String: Any])
+      let range = try #require(primary["textRange"] as? [String: Any])
+      #expect((range["startLine"] as? Int ?? 0) >= 1 && (range["startColumn"] as? Int ?? -1) >= 0)
+    }
+    for rule in rules {
+      #expect(rule["engineId"] as? String == "keyward" && rule["cleanCodeAttribute"] as? String == "TRUSTWORTHY")
+      let impact = try #require((rule["impacts"] as? [[String: Any]])?.first)
+      #expect(impact["softwareQuality"] as? String == "SECURITY")
+    }
+    let clean = try Self.folder(["A.swift": "let x = 1\n"])
+    let none = try #require(try Self.json(["scan", clean.path, "--format", "sonarqube"]) as? [String: Any])
+    #expect((none["issues"] as? [Any])?.isEmpty == true)
+  }
 }
