@@ -342,4 +342,16 @@ import Testing
     let none = try #require(try Self.json(["scan", clean.path, "--format", "sonarqube"]) as? [String: Any])
     #expect((none["issues"] as? [Any])?.isEmpty == true)
   }
+
+  // MARK: Input that used to end the scan
+
+  @Test func anEqualsSignSwiftSyntaxCannotDiagnoseIsReportedNotFatal() throws {
+    let root = try Self.folder([
+      "Odd.swift": Self.weakAccessibility + "a /**/\u{0B}= b\n", "Good.swift": Self.weakAccessibility,
+    ])
+    let (status, output) = KeywardCLI.run(["scan", root.path, "--format", "csv"])
+    #expect(status == 1)
+    #expect(Self.findingPaths(output).contains("Good.swift"))
+    #expect(output.standardOutput.contains("'=' must have consistent whitespace on both sides"))
+  }
 }
