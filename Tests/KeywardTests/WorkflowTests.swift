@@ -354,4 +354,16 @@ import Testing
     #expect(Self.findingPaths(output).contains("Good.swift"))
     #expect(output.standardOutput.contains("'=' must have consistent whitespace on both sides"))
   }
+
+  // MARK: The auditor's page
+
+  @Test func theHTMLReportOrdersRulesBySeverityAndLinksTheirReferences() throws {
+    let html = KeywardCLI.run(["scan", Self.example, "--format", "html"]).output.standardOutput
+    let marker = "<section class=\"rule\" id=\""
+    let ids = html.components(separatedBy: marker).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    #expect(ids.count > 5)
+    let severities = try ids.map { try #require(RuleCatalog.standard.rule(withID: $0)).metadata.severity }
+    #expect(severities == severities.sorted(by: >), "\(ids)")
+    #expect(html.contains("<a href=\"https://cwe.mitre.org/data/definitions/"))
+  }
 }
