@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "keyward", targets: ["keyward"]),
     .library(name: "KeywardCore", targets: ["KeywardCore"]),
     .plugin(name: "KeywardCommandPlugin", targets: ["KeywardCommandPlugin"]),
+    .plugin(name: "KeywardFixCommandPlugin", targets: ["KeywardFixCommandPlugin"]),
     .plugin(name: "KeywardBuildToolPlugin", targets: ["KeywardBuildToolPlugin"]),
   ],
   dependencies: [
@@ -48,11 +49,17 @@ let package = Package(
         "KeywardCore", "KeywardRules", .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]),
+    // Scanning reads only; applying fixes is a separate verb, the only one that asks to write.
     .plugin(
       name: "KeywardCommandPlugin",
       capability: .command(
-        intent: .custom(verb: "keyward", description: "Scan the package with Keyward (--fix applies safe fixes)"),
-        permissions: [.writeToPackageDirectory(reason: "keyward --fix rewrites source files with safe fixes")]),
+        intent: .custom(verb: "keyward", description: "Scan the package (or --target NAME...) with Keyward")),
+      dependencies: ["keyward"]),
+    .plugin(
+      name: "KeywardFixCommandPlugin",
+      capability: .command(
+        intent: .custom(verb: "keyward-fix", description: "Apply Keyward's safe fixes to the package's sources"),
+        permissions: [.writeToPackageDirectory(reason: "keyward-fix rewrites source files with safe fixes")]),
       dependencies: ["keyward"]),
     .plugin(name: "KeywardBuildToolPlugin", capability: .buildTool(), dependencies: ["keyward"]),
     .testTarget(

@@ -88,7 +88,7 @@ enum ConfigurationText {
       "# essential (high-confidence, high-impact rules), standard, or strict (adds hardening rules).",
       "profile: standard",
       "",
-      "# Globs, as in .gitignore: `Generated/**` from the scan root, `*.generated.swift` anywhere.",
+      "# Globs, as in .gitignore: `Generated/**` from the folder of this file, `*.generated.swift` anywhere.",
       "# include: []",
       "exclude: []",
       "",

@@ -15,24 +15,45 @@ struct FixCommand: KeywardCommand {
 
   @OptionGroup var scanOptions: ScanOptions
 
-  @Flag(help: "Print the changes as a unified diff instead of writing them.")
+  @Flag(
+    help:
+      "Also apply safe fixes that change what the app does (.biometryAny → .biometryCurrentSet makes an item unreadable after a new fingerprint or face is enrolled; the app then needs a recovery path)."
+  )
+  var includeBehaviorChanges = false
+
+  @Flag(help: "Print the changes as a unified diff instead of writing them; exit 1 when there are changes to make.")
   var dryRun = false
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
-    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.paths[0])
-    let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.paths)
-    let discovery = FileDiscovery(
-      root: FileDiscovery.scanRoot(for: absolute), excludes: configuration.excludes + scanOptions.excludes)
-    let files = discovery.discover(absolute).files
+    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.targets[0])
+    let absolute = try FileDiscovery.existingAbsolutePaths(scanOptions.targets)
+    let root = FileDiscovery.scanRoot(for: absolute)
+    var discovery = FileDiscovery(
+      root: root, excludes: scanOptions.excludes,
+      anchoredExcludes: configuration.excludes.map {
+        GlobPattern($0).anchored(to: configuration.folder.flatMap { GlobAnchor(folder: $0, root: root) })
+      })
+    discovery.forceExclude = scanOptions.forceExclude
+    let found = discovery.discover(absolute)
+    let files = found.files
+    if files.isEmpty {
+      guard !found.excludedNamed.isEmpty else {
+        throw UsageError(ScanOptions.noFilesMessage(scanOptions.targets, errors: found.issues))
+      }
+      io.warn("note: every path named is excluded (--force-exclude); nothing to fix")
+      return ExitStatus.clean
+    }
     let scanner = FileScanner(
       rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
       knownRuleIDs: Set(RuleCatalog.standard.ids))
     let applier = FixApplier(scanner: scanner)
     var fixedFiles = 0
     var fixedCount = 0
+    var withheld = 0
     // Built apps have nothing to fix in place.
     for file in files where file.kind == .source {
-      let result = applier.fix(file, dryRun: dryRun)
+      let result = applier.fix(file, dryRun: dryRun, includeBehaviorChanges: includeBehaviorChanges)
+      withheld += result.withheld.count
       switch result.status {
       case .fixed(let count):
         fixedFiles += 1
@@ -46,6 +67,12 @@ struct FixCommand: KeywardCommand {
     }
     let verb = dryRun ? "Would fix" : "Fixed"
     io.warn("\(verb) \(fixedCount) finding(s) in \(fixedFiles) file(s).")
-    return ExitStatus.clean
+    if withheld > 0 {
+      io.warn(
+        "Left \(withheld) fix(es) that change behaviour (e.g. .biometryCurrentSet: items become unreadable when enrollment changes, so the app needs a recovery path); review them and apply with --include-behavior-changes."
+      )
+    }
+    // A dry run is a check: fixes waiting fail it, as `swift format lint` does.
+    return dryRun && fixedCount > 0 ? ExitStatus.findings : ExitStatus.clean
   }
 }

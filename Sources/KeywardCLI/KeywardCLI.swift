@@ -18,15 +18,22 @@ public struct KeywardCLI: ParsableCommand {
   /// Parses `arguments` (without the program name), runs the command, and returns its exit
   /// status with everything it printed. Usage and configuration errors return 2.
   public static func run(
-    _ arguments: [String], isTerminal: Bool = false, streamsStandardOutput: Bool = false
+    _ arguments: [String], isTerminal: Bool = false, streamsStandardOutput: Bool = false,
+    progress: ProgressMeter? = nil
   ) -> (status: Int32, output: CommandOutput) {
     var output = CommandOutput(isTerminal: isTerminal, streamsStandardOutput: streamsStandardOutput)
+    output.progress = progress
+    // Help is answered here for every level of subcommand: `keyward baseline create --help` and
+    // `keyward help config print` show their own usage, not their parent's.
+    if let command = helpTarget(arguments) {
+      output.print(helpMessage(for: command))
+      return (ExitStatus.clean, output)
+    }
     do {
       let command = try parseAsRoot(arguments)
       guard let runnable = command as? any KeywardCommand else {
-        // `keyward` alone, `keyward help [SUBCOMMAND]`: the help of the subcommand named, or the overview.
-        let named = configuration.subcommands.first { arguments.contains($0.configuration.commandName ?? "") }
-        output.print(helpMessage(for: named ?? KeywardCLI.self))
+        // `keyward` alone, or a command group (`keyward config`): its help.
+        output.print(helpMessage(for: type(of: command)))
         return (ExitStatus.clean, output)
       }
       return (try runnable.execute(&output), output)
@@ -52,10 +59,36 @@ public struct KeywardCLI: ParsableCommand {
     }
   }
 
+  /// The command whose help is asked for: `keyward help A B`, or `keyward A B ... --help` (or
+  /// `-h`) before any `--`; nil when no help is asked for.
+  static func helpTarget(_ arguments: [String]) -> (any ParsableCommand.Type)? {
+    let words: ArraySlice<String>
+    if arguments.first == "help" {
+      words = arguments.dropFirst()
+    } else if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+      words = arguments[...]
+    } else {
+      return nil
+    }
+    var command: any ParsableCommand.Type = KeywardCLI.self
+    for word in words where !word.hasPrefix("-") {
+      guard let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }) else {
+        break
+      }
+      command = sub
+    }
+    return command
+  }
+
   /// The executable's entry point.
   public static func runAsMain() -> Never {
+    // Progress goes to standard error on a terminal, unless the report streams to the same one.
+    let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let reportOnTerminal = stdoutIsTerminal && !arguments.contains { $0 == "--output" || $0.hasPrefix("--output=") }
     let (status, output) = run(
-      Array(CommandLine.arguments.dropFirst()), isTerminal: isatty(STDOUT_FILENO) == 1, streamsStandardOutput: true)
+      arguments, isTerminal: stdoutIsTerminal, streamsStandardOutput: true,
+      progress: reportOnTerminal ? nil : ProgressMeter.forStandardError())
     FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
     FileHandle.standardError.write(Data(output.standardError.utf8))
     Foundation.exit(status)

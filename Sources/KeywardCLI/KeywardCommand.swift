@@ -13,6 +13,9 @@ public struct CommandOutput: Sendable {
   /// instead of being collected (the executable: large reports are never held whole).
   public var streamsStandardOutput = false
 
+  /// Where a long scan shows its progress (standard error on a terminal), if anywhere.
+  public var progress: ProgressMeter?
+
   public init(isTerminal: Bool = false, streamsStandardOutput: Bool = false) {
     self.isTerminal = isTerminal
     self.streamsStandardOutput = streamsStandardOutput

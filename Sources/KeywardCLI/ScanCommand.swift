@@ -20,9 +20,22 @@ enum FailThreshold: ExpressibleByArgument, Equatable {
   }
 
   static var allValueStrings: [String] { Severity.allCases.reversed().map(\.rawValue) + ["none"] }
+
+  /// As written on the command line, for help's "(default: low)".
+  var defaultValueDescription: String {
+    switch self {
+    case .never: "none"
+    case .severity(let severity): severity.rawValue
+    }
+  }
 }
 
 extension ReportFormat: ExpressibleByArgument {}
+
+/// `--color`: colour in the text report.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+  case auto, always, never
+}
 
 struct ScanCommand: KeywardCommand {
   static let configuration = CommandConfiguration(
@@ -30,15 +43,21 @@ struct ScanCommand: KeywardCommand {
 
   @OptionGroup var scanOptions: ScanOptions
 
-  @Option(help: "Report format: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Option(help: "Report format.")
   var format: ReportFormat = .text
 
-  @Option(help: "Write the report to this file instead of standard output.")
+  @Option(
+    help: ArgumentHelp(
+      "Colour the text report (auto: on a terminal, unless NO_COLOR is set).", valueName: "when"))
+  var color: ColorChoice = .auto
+
+  @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
   var output: String?
 
   @Option(
     name: .customLong("fail-on"),
-    help: "Exit 1 when a finding is at least this severe: critical, high, medium, low, info, or none.")
+    help: ArgumentHelp(
+      "Exit 1 when a finding that counts is at least this severe (none: never).", valueName: "severity"))
   var failOn: FailThreshold = .severity(.low)
 
   @Option(
@@ -48,7 +67,9 @@ struct ScanCommand: KeywardCommand {
       valueName: "origin"))
   var failOrigins: [String] = []
 
-  @Option(help: "Report only findings that are not in this baseline (see `keyward baseline create`).")
+  @Option(
+    help: ArgumentHelp(
+      "Report only findings that are not in this baseline (see `keyward baseline create`).", valueName: "file"))
   var baseline: String?
 
   /// For build systems that need a command to produce a file (the build-tool plugin): a Swift
@@ -67,9 +88,20 @@ struct ScanCommand: KeywardCommand {
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
     let matcher = try baseline.map { try Baseline.load(path: $0).matcher }
-    let useColor =
-      format == .text && output == nil && io.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    let reporter = format.reporter(useColor: useColor)
+    let useColor: Bool
+    switch color {
+    case .always: useColor = format == .text
+    case .never: useColor = false
+    case .auto:
+      useColor =
+        format == .text && output == nil && io.isTerminal
+        && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+    var reporter = format.reporter(useColor: useColor)
+    if format == .xcode, case .severity(let threshold) = failOn {
+      // Errors only for what fails the scan: with --fail-on none, a build sees warnings.
+      reporter = XcodeReporter(errorThreshold: threshold)
+    }
     // Formats that can print findings file by file do so during the scan, so that memory does
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter

@@ -25,6 +25,8 @@ struct FindingPrinter {
     members.next("fix", &self)
     if let fix = finding.fix {
       var fixMembers = Members(indent: indent + 2)
+      fixMembers.next("changesBehavior", &self)
+      ascii(fix.changesBehavior ? "true" : "false")
       fixMembers.next("description", &self)
       string(fix.description)
       fixMembers.next("edits", &self)

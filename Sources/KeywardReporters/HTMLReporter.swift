@@ -36,28 +36,42 @@ public struct HTMLReporter: StreamingReporter {
         "<span class=\"badge \(severity.rawValue)\">\(counts.active[severity, default: 0]) \(severity.rawValue)</span>"
     }
     body += "</div></header>\n"
-    let rules = result.rules.map(\.metadata).filter { counts.activeByRule[$0.id, default: 0] > 0 }
+    // Most severe rules first (as configured), catalogue order within a severity.
+    let rules = result.rules.enumerated()
+      .filter { counts.activeByRule[$0.element.metadata.id, default: 0] > 0 }
+      .sorted { ($0.element.severity, $1.offset) > ($1.element.severity, $0.offset) }
+      .map { $0.element.metadata }
+    let severityOf = Dictionary(result.rules.map { ($0.metadata.id, $0.severity.rawValue) }) { first, _ in first }
     if !rules.isEmpty {
       body += "<section><h2>By rule</h2><table><tr><th>Rule</th><th>Severity</th><th>Findings</th></tr>"
       for metadata in rules {
         body +=
           "<tr><td><a href=\"#\(Self.escape(metadata.id))\">\(Self.escape(metadata.title))</a><br><code>\(Self.escape(metadata.id))</code></td>"
         body +=
-          "<td><span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></td><td>\(counts.activeByRule[metadata.id, default: 0])</td></tr>"
+          "<td><span class=\"badge \(severityOf[metadata.id] ?? "")\">\(severityOf[metadata.id] ?? "")</span></td><td>\(counts.activeByRule[metadata.id, default: 0])</td></tr>"
       }
       body += "</table></section>\n"
     }
     try output(body)
     for metadata in rules {
       var section = "<section class=\"rule\" id=\"\(Self.escape(metadata.id))\"><h2>\(Self.escape(metadata.title)) "
-      section += "<span class=\"badge \(metadata.severity.rawValue)\">\(metadata.severity.rawValue)</span></h2>"
+      section += "<span class=\"badge \(severityOf[metadata.id] ?? "")\">\(severityOf[metadata.id] ?? "")</span></h2>"
       section +=
         "<p class=\"meta\"><code>\(Self.escape(metadata.id))</code> · \(Self.escape(metadata.tags.joined(separator: ", ")))</p>"
       section +=
         "<details><summary>Why it matters and how to fix it</summary><p>\(Self.prose(metadata.description))</p>"
       section +=
         "<p>\(Self.prose(metadata.rationale))</p><p><strong>Fix:</strong> \(Self.prose(metadata.remediation))</p>"
-      section += "<pre>\(Self.escape(metadata.fixedExample))</pre></details>"
+      section += "<pre>\(Self.escape(metadata.fixedExample))</pre>"
+      if !metadata.references.isEmpty {
+        section += "<p><strong>References:</strong></p><ul class=\"references\">"
+        for reference in metadata.references {
+          let title = Self.escape(reference.title)
+          section += reference.url.map { "<li><a href=\"\(Self.escape($0))\">\(title)</a></li>" } ?? "<li>\(title)</li>"
+        }
+        section += "</ul>"
+      }
+      section += "</details>"
       try output(section)
       try findings.write(rule: metadata.id, to: output)
       try output("</section>\n")
@@ -92,6 +106,7 @@ public struct HTMLReporter: StreamingReporter {
     }
     if let fix = finding.fix {
       out += "<p class=\"fix\">\(fix.safe ? "Fix" : "Suggested fix (review first)"): \(prose(fix.description))</p>"
+      if let change = fix.behaviorChange { out += "<p class=\"fix\">Changes behaviour: \(escape(change)).</p>" }
     }
     return out + "</article>"
   }

@@ -2,9 +2,13 @@ import Foundation
 import KeywardCore
 
 /// `path:line:column: error|warning|note: message [rule]` with absolute paths, as compilers
-/// print, so an Xcode Run Script build phase shows findings inline.
+/// print, so an Xcode Run Script build phase shows findings inline. A finding is an `error:`
+/// only when it fails the scan (it counts and is at least `errorThreshold`, from `--fail-on`),
+/// so a scan that does not fail the build shows warnings; informational findings are notes.
 public struct XcodeReporter: StreamingReporter {
-  public init() {}
+  public var errorThreshold: Severity?
+
+  public init(errorThreshold: Severity? = nil) { self.errorThreshold = errorThreshold }
 
   public var findingSeparator: String { "" }
 
@@ -16,7 +20,14 @@ public struct XcodeReporter: StreamingReporter {
       // A built app has no lines: a diagnostic on the file, naming where inside it.
       let place = location.binary == nil ? "\(path):\(location.start.line):\(location.start.column)" : path
       // Code that does not count toward --fail-on (tests, samples, DEBUG-only...) gives notes.
-      let level = scope.failPolicy.fails(finding) ? Self.level(finding.severity) : "note"
+      let level: String
+      if !scope.failPolicy.fails(finding) || finding.severity == .info {
+        level = "note"
+      } else if let errorThreshold, finding.severity >= errorThreshold {
+        level = "error"
+      } else {
+        level = "warning"
+      }
       let marker = finding.placeLabel.map { " [\($0)]" } ?? ""
       out += "\(place): \(level): \(finding.message)\(Self.inside(location)) [\(finding.ruleId)]\(marker)\n"
     }

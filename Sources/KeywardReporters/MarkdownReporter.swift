@@ -20,7 +20,8 @@ public struct MarkdownReporter: StreamingReporter {
         out += "  ```\n  \(finding.snippet.trimmingCharacters(in: .whitespaces))\n  ```\n"
       }
       if let fix = finding.fix {
-        out += "  Fix\(fix.safe ? "" : " (review first)"): \(Self.escape(fix.description))\n"
+        let kind = fix.behaviorChange.map { " (changes behaviour: \($0))" } ?? (fix.safe ? "" : " (review first)")
+        out += "  Fix\(kind): \(Self.escape(fix.description))\n"
       }
     }
     return Array(out.utf8)

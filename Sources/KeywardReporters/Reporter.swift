@@ -14,7 +14,7 @@ extension Reporter {
 }
 
 public enum ReportFormat: String, CaseIterable, Sendable {
-  case text, json, sarif, xcode, github, markdown, html, csv
+  case text, json, sarif, xcode, github, markdown, html, csv, gitlab, sonarqube
 
   public func reporter(useColor: Bool = false) -> any Reporter {
     switch self {
@@ -26,6 +26,8 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case .markdown: MarkdownReporter()
     case .html: HTMLReporter()
     case .csv: CSVReporter()
+    case .gitlab: GitLabCodeQualityReporter()
+    case .sonarqube: SonarQubeReporter()
     }
   }
 }

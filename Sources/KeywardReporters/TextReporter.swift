@@ -52,7 +52,9 @@ public struct TextReporter: StreamingReporter {
       out += " \(pad) = note: \(related.message) (\(place.path):\(place.start.line):\(place.start.column))\n"
     }
     if let fix = finding.fix {
-      out += " \(pad) = fix\(fix.safe ? "" : " (review before applying)"): \(fix.description)\n"
+      let kind =
+        fix.behaviorChange.map { " (changes behaviour: \($0))" } ?? (fix.safe ? "" : " (review before applying)")
+      out += " \(pad) = fix\(kind): \(fix.description)\n"
     }
     return out
   }

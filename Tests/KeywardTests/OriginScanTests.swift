@@ -174,7 +174,8 @@ import Testing
     #expect(try Self.sarifResults(render(.sarif)).map(\.level) == ["error", "note", "note"])
     #expect(try Self.sarifResults(render(.sarif)).map(\.properties) == [["app"], ["app", "debug"], ["test"]])
     let xcode = try render(.xcode).split(separator: "\n")
-    #expect(xcode.filter { $0.contains(": note: ") }.count == 2 && xcode.filter { $0.contains(": error: ") }.count == 1)
+    #expect(
+      xcode.filter { $0.contains(": note: ") }.count == 2 && xcode.filter { $0.contains(": warning: ") }.count == 1)
     let github = try render(.github).split(separator: "\n")
     #expect(
       github.filter { $0.hasPrefix("::notice ") }.count == 2 && github.filter { $0.hasPrefix("::error ") }.count == 1)

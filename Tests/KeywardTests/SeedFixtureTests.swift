@@ -2,11 +2,11 @@ import Foundation
 import KeywardCore
 import Testing
 
-/// The seed documents' code samples, judged by all rules at their defaults: findings exactly at
+/// Reference samples of vulnerable and secure code, judged by all rules at their defaults: findings exactly at
 /// the `↓` markers, none elsewhere.
 @Suite struct SeedFixtureTests {
   static let fixtureNames: [String] = {
-    let folder = Paths.fixture("Seeds")
+    let folder = Paths.fixture("ReferenceSamples")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".m") }.sorted()
   }()
@@ -18,7 +18,7 @@ import Testing
 
   @Test(arguments: fixtureNames)
   func seedSampleIsJudgedRight(_ name: String) throws {
-    let source = try String(contentsOf: Paths.fixture("Seeds/\(name)"), encoding: .utf8)
+    let source = try String(contentsOf: Paths.fixture("ReferenceSamples/\(name)"), encoding: .utf8)
     let (code, markers) = RuleExample(source).withoutMarkers
     let outcome = Scan.allFindings(code, path: name)
     #expect(outcome.issues.isEmpty, "\(outcome.issues)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Settings for one rule from `.keyward.yml`.
 public struct RuleSettings: Sendable, Hashable {
   public var enabled: Bool?
@@ -15,6 +17,11 @@ public struct RuleSettings: Sendable, Hashable {
 public struct Configuration: Sendable {
   /// The file it was read from, if any.
   public var source: String?
+  /// The absolute folder of the file the configuration was read from: its globs are relative
+  /// to it. nil for the defaults.
+  public var folder: String? {
+    source.map { (FileDiscovery.absolute($0) as NSString).deletingLastPathComponent }
+  }
   public var excludes: [String]
   /// When not empty, only files matching one of these globs are scanned.
   public var includes: [String] = []

@@ -61,11 +61,17 @@ public struct FileDiscovery {
   /// Whether `Pods` and `Carthage` folders are scanned (as third-party code) rather than skipped.
   public let includeThirdParty: Bool
 
+  /// Whether a path named on the command line is skipped when an exclusion matches it
+  /// (`--force-exclude`, for hooks that pass every changed file).
+  public var forceExclude = false
+
+  /// `excludes` match from the root; `anchoredExcludes` (a configuration file's) as anchored.
   public init(
-    root: String, excludes: [String], origins: OriginOverrides = OriginOverrides(), includeThirdParty: Bool = false
+    root: String, excludes: [String], origins: OriginOverrides = OriginOverrides(), includeThirdParty: Bool = false,
+    anchoredExcludes: [GlobPattern] = []
   ) {
     self.root = root
-    self.excludes = excludes.map(GlobPattern.init)
+    self.excludes = excludes.map(GlobPattern.init) + anchoredExcludes
     self.origins = origins
     self.includeThirdParty = includeThirdParty
   }
@@ -78,6 +84,8 @@ public struct FileDiscovery {
     public var issues: [ScanIssue]
     /// Dependency folders (`Pods`, `Carthage`) passed over, relative to the root, sorted.
     public var skippedFolders: [String]
+    /// Paths named that an exclusion matched (`forceExclude`), relative to the root.
+    public var excludedNamed: [String] = []
   }
 
   /// The folder finding paths are relative to: the folder scanned, or the deepest folder
@@ -103,14 +111,22 @@ public struct FileDiscovery {
     return URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
   }
 
-  /// The paths a scan was given, made absolute; a path that does not exist is an error.
+  /// The paths a scan was given, made absolute. A path that does not exist refuses the whole
+  /// run (a typo in CI must not pass as a clean scan of the other paths); every missing path is
+  /// named in the one error.
   public static func existingAbsolutePaths(_ paths: [String]) throws -> [String] {
-    try paths.map { given in
+    var missing: [String] = []
+    let absolutePaths = paths.map { given in
       let path = absolute(given)
       var info = stat()
-      guard stat(path, &info) == 0 else { throw ScanSetupError("path does not exist or cannot be read: \(given)") }
+      if stat(path, &info) != 0 { missing.append(given) }
       return path
     }
+    guard missing.isEmpty else {
+      let plural = missing.count == 1 ? "path does not exist or cannot be read" : "paths do not exist or cannot be read"
+      throw ScanSetupError("\(plural): \(missing.joined(separator: ", ")); nothing was scanned")
+    }
+    return absolutePaths
   }
 
   public func relativePath(of absolutePath: String) -> String {
@@ -131,7 +147,8 @@ public struct FileDiscovery {
       walk.visitNamed(path)
     }
     let files = walk.files.sorted { $0.relativePath < $1.relativePath }
-    return Result(files: files, issues: walk.issues, skippedFolders: Set(walk.skipped).sorted())
+    return Result(
+      files: files, issues: walk.issues, skippedFolders: Set(walk.skipped).sorted(), excludedNamed: walk.excludedNamed)
   }
 
   /// The origin of a file at `relativePath`: configured, else by its path; third-party inside a
@@ -148,16 +165,36 @@ public struct FileDiscovery {
     var files: [DiscoveredFile] = []
     var issues: [ScanIssue] = []
     var skipped: [String] = []
+    var excludedNamed: [String] = []
     var seenFolders: Set<[UInt64]> = []
     /// Files by device and inode: one reached through links (or hard links) is read once.
     var seenFiles: Set<[UInt64]> = []
     /// Whether the path named on the command line being walked lies in a dependency folder.
     var namedInDependency = false
 
-    /// A path named on the command line: it is scanned whatever its name or the exclusions say.
+    /// The exclusions that apply under the path named being walked.
+    var excludes: [GlobPattern] = []
+
+    func isExcluded(_ relativePath: String) -> Bool { GlobPattern.anyMatches(excludes, relativePath) }
+
+    /// A path named on the command line: it is scanned whatever its name or the exclusions that
+    /// cover it say (`keyward scan Examples/App` with `Examples/**` excluded), and exclusions
+    /// inside it still apply. With `forceExclude`, an exclusion that covers it leaves it out.
     mutating func visitNamed(_ path: String) {
       namedInDependency = PathOrigin.isInsideDependencyFolder(path)
-      visit(path, relative: discovery.relativePath(of: path), name: nil, type: nil)
+      let relative = discovery.relativePath(of: path)
+      // The scan root's own path, from itself, is empty (anchored globs still see where it is).
+      let own = path == discovery.root ? "" : relative
+      if discovery.forceExclude {
+        if GlobPattern.anyMatches(discovery.excludes, own) {
+          excludedNamed.append(relative)
+          return
+        }
+        excludes = discovery.excludes
+      } else {
+        excludes = discovery.excludes.filter { !$0.matches(own) }
+      }
+      visit(path, relative: relative, name: nil, type: nil)
     }
 
     private func file(_ path: String, relative: String, size: Int, kind: DiscoveredFile.Kind) -> DiscoveredFile {
@@ -178,7 +215,7 @@ public struct FileDiscovery {
       guard stat(path, &info) == 0 else {
         let reason = String(cString: strerror(errno))
         var linkInfo = stat()
-        if explicitlyNamed || !discovery.isExcluded(relative) {
+        if explicitlyNamed || !isExcluded(relative) {
           let why =
             lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK ? "broken symbolic link" : reason
           issues.append(ScanIssue(path: relative, kind: .unreadable, message: "cannot read: \(why)"))
@@ -188,7 +225,7 @@ public struct FileDiscovery {
       let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
       if let name,
         (!typeKnown && skipsEntry(named: name, isFolder: isFolder, relative: relative))
-          || discovery.isExcluded(relative)
+          || isExcluded(relative)
       {
         return
       }
@@ -259,7 +296,7 @@ public struct FileDiscovery {
       guard FileDiscovery.skippedFolders.contains(name) else { return false }
       guard FileDiscovery.thirdPartyFolders.contains(name) else { return true }
       if discovery.includeThirdParty { return false }
-      if !discovery.isExcluded(relative) { skipped.append(relative) }
+      if !isExcluded(relative) { skipped.append(relative) }
       return true
     }
   }

@@ -259,6 +259,14 @@ public struct FileScanner: Sendable {
   }
 
   private func parseIssue(_ tree: SourceFileSyntax, text: SourceText, path: String) -> ScanIssue {
+    if let token = Self.equalsTheDiagnosticsGeneratorTrapsOn(tree) {
+      let position = text.position(of: token.positionAfterSkippingLeadingTrivia.utf8Offset)
+      return ScanIssue(
+        path: path, kind: .parse,
+        message:
+          "syntax error: '=' must have consistent whitespace on both sides; the rest of the file was still scanned",
+        line: position.line, column: position.column)
+    }
     let diagnostics = ParseDiagnosticsGenerator.diagnostics(for: tree)
     guard let first = diagnostics.first else {
       return ScanIssue(path: path, kind: .parse, message: "syntax errors; findings in this file may be incomplete")
@@ -269,5 +277,27 @@ public struct FileScanner: Sendable {
       path: path, kind: .parse,
       message: "syntax error: \(first.message)\(more); the rest of the file was still scanned",
       line: position.line, column: position.column)
+  }
+
+  /// An `=` that swift-syntax's lexer finds unevenly spaced while the tokens on both sides carry
+  /// spaces or tabs in their trivia (`a /**/\u{0B}= b`): its diagnostics generator then builds a
+  /// Fix-It with no change and traps, which would end the whole scan. Such files are reported
+  /// without it.
+  static func equalsTheDiagnosticsGeneratorTrapsOn(_ tree: SourceFileSyntax) -> TokenSyntax? {
+    func hasSpace(_ trivia: Trivia) -> Bool {
+      trivia.contains {
+        switch $0 {
+        case .spaces, .tabs: true
+        default: false
+        }
+      }
+    }
+    for token in tree.tokens(viewMode: .all)
+    where token.tokenDiagnostic?.kind == .equalMustHaveConsistentWhitespaceOnBothSides {
+      if hasSpace(token.trailingTrivia), hasSpace(token.previousToken(viewMode: .all)?.trailingTrivia ?? []) {
+        return token
+      }
+    }
+    return nil
   }
 }

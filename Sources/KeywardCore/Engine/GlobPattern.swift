@@ -7,6 +7,15 @@ public struct GlobPattern: Sendable, Hashable {
   public let text: String
   private let segments: [Segment]
   private let anchored: Bool
+  /// For a configuration file's globs: where they are anchored, when not at the scan root.
+  private var anchor: GlobAnchor?
+
+  /// This pattern, matching paths relative to `anchor`'s folder instead of the scan root.
+  public func anchored(to anchor: GlobAnchor?) -> GlobPattern {
+    var copy = self
+    copy.anchor = anchor
+    return copy
+  }
 
   /// One `/`-separated part of a pattern. Most are plain names, compared byte for byte; only
   /// those with wildcards go to `fnmatch` (discovery checks every folder entry against every
@@ -57,7 +66,14 @@ public struct GlobPattern: Sendable, Hashable {
     return patterns.contains { $0.matches(segments: pathSegments) }
   }
 
-  private func matches(segments pathSegments: [Substring]) -> Bool {
+  private func matches(segments rootSegments: [Substring]) -> Bool {
+    let pathSegments: [Substring]
+    if let anchor {
+      guard let rebased = anchor.rebase(rootSegments) else { return false }
+      pathSegments = rebased
+    } else {
+      pathSegments = rootSegments
+    }
     guard anchored else {
       guard let only = segments.first else { return false }
       return pathSegments.contains { only.matches($0) }
@@ -79,5 +95,47 @@ public struct GlobPattern: Sendable, Hashable {
     }
     guard let segment = path.first, head.matches(segment) else { return false }
     return match(pattern.dropFirst(), path.dropFirst())
+  }
+}
+
+/// The folder a configuration file's globs are relative to (the file's own folder, as
+/// `.gitignore` and SwiftLint read theirs), seen from the scan root: paths relative to the root
+/// are rebased onto it before matching.
+public struct GlobAnchor: Sendable, Hashable {
+  /// The root lies inside the folder: the root's path from the folder is put before each path.
+  /// The folder lies inside the root: its path from the root is taken off, and paths outside it
+  /// never match. Otherwise nothing under the root is in the folder.
+  private enum Relation: Sendable, Hashable {
+    case prepend([String])
+    case strip([String])
+    case outside
+  }
+
+  private let relation: Relation
+
+  /// nil when `folder` is the scan root itself (globs then match as they are).
+  public init?(folder: String, root: String) {
+    let folderParts = folder.split(separator: "/").map(String.init)
+    let rootParts = root.split(separator: "/").map(String.init)
+    if rootParts.starts(with: folderParts) {
+      guard rootParts.count > folderParts.count else { return nil }
+      relation = .prepend(Array(rootParts[folderParts.count...]))
+    } else if folderParts.starts(with: rootParts) {
+      relation = .strip(Array(folderParts[rootParts.count...]))
+    } else {
+      relation = .outside
+    }
+  }
+
+  func rebase(_ segments: [Substring]) -> [Substring]? {
+    switch relation {
+    case .prepend(let prefix):
+      return prefix.map { Substring($0) } + segments
+    case .strip(let prefix):
+      guard segments.count > prefix.count, zip(prefix, segments).allSatisfy({ $0.0 == $0.1 }) else { return nil }
+      return Array(segments[prefix.count...])
+    case .outside:
+      return nil
+    }
   }
 }

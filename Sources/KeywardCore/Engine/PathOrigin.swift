@@ -118,6 +118,13 @@ public struct OriginOverrides: Sendable {
 
   public var isEmpty: Bool { patterns.isEmpty }
 
+  /// These globs, relative to `anchor`'s folder rather than the scan root.
+  public func anchored(to anchor: GlobAnchor?) -> OriginOverrides {
+    var copy = self
+    copy.patterns = patterns.map { ($0.0, $0.1.map { $0.anchored(to: anchor) }) }
+    return copy
+  }
+
   /// The configured origin of a path, if a glob matches it.
   public func origin(of relativePath: String) -> CodeOrigin? {
     patterns.first { GlobPattern.anyMatches($0.1, relativePath) }?.0

@@ -7,8 +7,17 @@ public struct ScanRequest: Sendable {
   /// Worker threads; 0 means one per processor.
   public var jobs: Int
   public var maximumFileSize: Int
-  /// When not empty, only files matching one of these globs.
+  /// When not empty, only files matching one of these globs (relative to `configurationFolder`).
   public var includes: [String] = []
+  /// The folder of the configuration file: its globs (`configurationExcludes`, `includes`,
+  /// `origins`) are relative to it, as `.gitignore`'s are. nil: the scan root. `excludes` (from
+  /// the command line) are relative to the scan root.
+  public var configurationFolder: String?
+  /// The configuration file's `exclude:` globs.
+  public var configurationExcludes: [String] = []
+  /// Whether paths named in `paths` are excluded too when a glob matches them (`--force-exclude`);
+  /// otherwise a path named is scanned whatever the excludes say.
+  public var forceExclude = false
   /// When set, only these files (paths relative to the scan root), as for `--changed-since`.
   public var onlyPaths: Set<String>?
   /// A folder for the outcome cache (`--cache`).
@@ -24,6 +33,9 @@ public struct ScanRequest: Sendable {
   /// Which findings count toward `--fail-on`; carried to the result for the reports.
   public var failPolicy = FailPolicy.default
   public static let defaultFileTimeLimit = 60.0
+  /// Called as each file is done, with the files done and the total (from any thread), for
+  /// progress shown while a long scan runs.
+  public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
   /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
   var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
 
@@ -56,11 +68,15 @@ public struct Scanner: Sendable {
   public func scan(_ request: ScanRequest) throws -> ScanResult {
     let absolutePaths = try FileDiscovery.existingAbsolutePaths(request.paths)
     let root = FileDiscovery.scanRoot(for: absolutePaths)
-    let discovery = FileDiscovery(
-      root: root, excludes: request.excludes, origins: request.origins, includeThirdParty: request.includeThirdParty)
+    let anchor = request.configurationFolder.flatMap { GlobAnchor(folder: FileDiscovery.absolute($0), root: root) }
+    var discovery = FileDiscovery(
+      root: root, excludes: request.excludes, origins: request.origins.anchored(to: anchor),
+      includeThirdParty: request.includeThirdParty,
+      anchoredExcludes: request.configurationExcludes.map { GlobPattern($0).anchored(to: anchor) })
+    discovery.forceExclude = request.forceExclude
     let found = discovery.discover(absolutePaths)
     let (discovered, discoveryIssues) = (found.files, found.issues)
-    let includes = request.includes.map(GlobPattern.init)
+    let includes = request.includes.map { GlobPattern($0).anchored(to: anchor) }
     let files = discovered.filter { file in
       (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
@@ -80,6 +96,7 @@ public struct Scanner: Sendable {
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
     let sink = request.findingSink
+    let progress = request.progress.map { ProgressCounter(total: files.count, report: $0) }
     var outcomes = ParallelWork.map(
       count: files.count, jobs: request.jobs, timeLimit: limit,
       onTimeout: { position in
@@ -92,6 +109,7 @@ public struct Scanner: Sendable {
     ) { position in
       let index = order[position]
       var outcome = scanner.scan(files[index])
+      progress?.step()
       // A file whose findings wait for the other files is handed over when all are scanned.
       if let sink, !outcome.hasUnsettledFindings {
         sink.take(Self.inReportOrder(outcome.findings), file: index)
@@ -141,11 +159,13 @@ public struct Scanner: Sendable {
     } catch {
       warnings.append("the cache could not be saved: \(error.localizedDescription)")
     }
-    return ScanResult(
+    var result = ScanResult(
       root: root, warnings: warnings, findings: Self.inReportOrder(findings),
       errors: issues.sorted(by: ScanIssue.reportOrder),
       rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries,
       skippedFolders: found.skippedFolders, failPolicy: request.failPolicy)
+    result.excludedNamedPaths = found.excludedNamed
+    return result
   }
 
   /// The context facts of every discovered file, in discovery order: the selected files' from
@@ -175,5 +195,26 @@ public struct Scanner: Sendable {
   /// "30" rather than "30.0"; fractions as given.
   static func seconds(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}
+
+/// Counts files done across workers and passes the count on.
+private final class ProgressCounter: @unchecked Sendable {
+  let total: Int
+  let report: @Sendable (Int, Int) -> Void
+  private let lock = NSLock()
+  private var done = 0
+
+  init(total: Int, report: @escaping @Sendable (Int, Int) -> Void) {
+    self.total = total
+    self.report = report
+  }
+
+  func step() {
+    lock.lock()
+    done += 1
+    let now = done
+    lock.unlock()
+    report(now, total)
   }
 }

@@ -13,6 +13,8 @@ public struct FileFix: Sendable {
   public var status: Status
   /// The unified diff of the change (also for dry runs).
   public var diff: String
+  /// Fixes that change behaviour, left out because they were not asked for.
+  public var withheld: [Fix] = []
 }
 
 /// Applies the safe fixes of a file's findings. A file is never damaged: files with syntax
@@ -24,7 +26,9 @@ public struct FixApplier: Sendable {
 
   public init(scanner: FileScanner) { self.scanner = scanner }
 
-  public func fix(_ file: DiscoveredFile, dryRun: Bool) -> FileFix {
+  /// Fixes that change behaviour (`Fix.changesBehavior`) are applied only with
+  /// `includeBehaviorChanges`; the diff of those applied says what they change.
+  public func fix(_ file: DiscoveredFile, dryRun: Bool, includeBehaviorChanges: Bool = false) -> FileFix {
     let path = file.relativePath
     let url = URL(fileURLWithPath: file.absolutePath)
     guard let original = try? FileBytes.read(url.path) else {
@@ -34,9 +38,13 @@ public struct FixApplier: Sendable {
     if let problem = outcome.issues.first {
       return FileFix(path: path, status: .skipped(reason: "not fixed: \(problem.message)"), diff: "")
     }
-    let fixes = outcome.findings.filter(\.isActive).compactMap(\.fix).filter(\.safe)
+    let safe = outcome.findings.filter(\.isActive).compactMap(\.fix).filter(\.safe)
+    let fixes = safe.filter { includeBehaviorChanges || !$0.changesBehavior }
+    let withheld = includeBehaviorChanges ? [] : safe.filter(\.changesBehavior)
     let edits = Self.nonOverlapping(fixes.flatMap(\.edits))
-    guard !edits.isEmpty else { return FileFix(path: path, status: .nothingToFix, diff: "") }
+    guard !edits.isEmpty else {
+      return FileFix(path: path, status: .nothingToFix, diff: "", withheld: withheld)
+    }
     let fixed = Self.apply(edits, to: original)
     if SourceLanguage(pathExtension: url.pathExtension) == .swift {
       let tree = fixed.withUnsafeBufferPointer { Parser.parse(source: $0) }
@@ -44,8 +52,10 @@ public struct FixApplier: Sendable {
         return FileFix(path: path, status: .skipped(reason: "refused: the fixed file would not parse"), diff: "")
       }
     }
-    let diff = UnifiedDiff.make(path: path, old: original, new: fixed)
-    if dryRun { return FileFix(path: path, status: .fixed(count: edits.count), diff: diff) }
+    // Said before the file's diff (patch tools skip text before `---`).
+    let notes = Set(fixes.compactMap(\.behaviorChange)).sorted().map { "# \(path): changes behaviour: \($0)\n" }
+    let diff = notes.joined() + UnifiedDiff.make(path: path, old: original, new: fixed)
+    if dryRun { return FileFix(path: path, status: .fixed(count: edits.count), diff: diff, withheld: withheld) }
     do {
       try Self.replace(url, expecting: original, with: fixed)
     } catch let error as FixError {
@@ -53,7 +63,7 @@ public struct FixApplier: Sendable {
     } catch {
       return FileFix(path: path, status: .skipped(reason: "not written: \(error.localizedDescription)"), diff: "")
     }
-    return FileFix(path: path, status: .fixed(count: edits.count), diff: diff)
+    return FileFix(path: path, status: .fixed(count: edits.count), diff: diff, withheld: withheld)
   }
 
   struct FixError: Error { var reason: String }

@@ -73,16 +73,47 @@ public struct TextEdit: Codable, Sendable, Hashable {
 }
 
 /// A proposed change. `safe` fixes keep the code's behaviour apart from the security property
-/// and may be applied automatically; the others are applied only on request.
+/// and may be applied automatically; the others are applied only on request. A safe fix that
+/// `changesBehavior` does what it should but changes what users see (`.biometryCurrentSet`
+/// makes the item unreadable once a fingerprint or face is enrolled, so the app needs a way
+/// back): `keyward fix` applies it only when asked to (`--include-behavior-changes`).
 public struct Fix: Codable, Sendable, Hashable {
   public var description: String
   public var safe: Bool
   public var edits: [TextEdit]
+  public var changesBehavior: Bool
 
-  public init(description: String, safe: Bool, edits: [TextEdit]) {
+  /// `changesBehavior`, when not given, is true for the replacements known to change behaviour
+  /// (`behaviorChanges`).
+  public init(description: String, safe: Bool, changesBehavior: Bool? = nil, edits: [TextEdit]) {
     self.description = description
     self.safe = safe
     self.edits = edits
+    self.changesBehavior = changesBehavior ?? edits.contains { Self.behaviorChanges[$0.replacement] != nil }
+  }
+
+  /// Replacement texts whose fix changes what the app does, and what the app then needs.
+  public static let behaviorChanges: [String: String] = [
+    "biometryCurrentSet":
+      "the item becomes unreadable when a fingerprint or face is added or removed, so the app needs a recovery path (sign in again and store the item anew)"
+  ]
+
+  /// What changes for the app when the fix is applied, for a fix that `changesBehavior`.
+  public var behaviorChange: String? {
+    guard changesBehavior else { return nil }
+    return edits.lazy.compactMap { Self.behaviorChanges[$0.replacement] }.first
+      ?? "it changes what the app does at run time; review it before applying"
+  }
+
+  enum CodingKeys: String, CodingKey { case description, safe, edits, changesBehavior }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      description: try container.decode(String.self, forKey: .description),
+      safe: try container.decode(Bool.self, forKey: .safe),
+      changesBehavior: try container.decodeIfPresent(Bool.self, forKey: .changesBehavior),
+      edits: try container.decode([TextEdit].self, forKey: .edits))
   }
 }
 

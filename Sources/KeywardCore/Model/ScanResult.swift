@@ -53,6 +53,8 @@ public struct ScanResult: Sendable {
   public var skippedFolders: [String]
   /// Which findings count toward `--fail-on`; the others are reported for information.
   public var failPolicy: FailPolicy
+  /// Paths named on the command line that an exclusion matched (`--force-exclude`), relative.
+  public var excludedNamedPaths: [String] = []
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],

@@ -49,8 +49,9 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     fixedExample: """
       let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
-      SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "vault", kSecValueData: key,
-                  kSecAttrAccessControl: access] as CFDictionary, nil)
+      let added = SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "vault", kSecValueData: key,
+                              kSecAttrAccessControl: access] as CFDictionary, nil)
+      guard added == errSecSuccess else { throw KeychainError(status: added) }
 
       let context = LAContext()
       context.localizedReason = "Unlock your vault"
@@ -58,6 +59,7 @@ public struct EventBoundBiometricAuth: Rule {
                                     kSecReturnData: true, kSecUseAuthenticationContext: context]
       var result: AnyObject?
       let status = SecItemCopyMatching(query as CFDictionary, &result)
+      guard status == errSecSuccess, let secret = result as? Data else { throw KeychainError(status: status) }
       """,
     references: [
       Reference("CWE-287: Improper Authentication", url: "https://cwe.mitre.org/data/definitions/287.html"),
