@@ -24,28 +24,11 @@ public struct GitLabCodeQualityReporter: StreamingReporter {
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
     try output("[\n")
-    var written = false
-    let next = { (output: (String) throws -> Void) throws in
-      if written { try output(",\n") }
-      written = true
-    }
-    for rule in result.rules {
-      var started = false
-      try findings.write(rule: rule.metadata.id) { piece in
-        if !started {
-          try next(output)
-          started = true
-        }
-        try output(piece)
-      }
-    }
-    for issue in result.errors {
-      try next(output)
-      try output(
-        Self.issue(
-          check: "keyward.scan-error.\(issue.kind.rawValue)",
-          description: "keyward could not scan this file completely: \(issue.message)",
-          fingerprint: "keyward-scan-error:\(issue.path)", severity: "info", path: issue.path, line: issue.line ?? 1))
+    let written = try writeItems(result, findings: findings, to: output) { issue in
+      Self.issue(
+        check: "keyward.scan-error.\(issue.kind.rawValue)",
+        description: "keyward could not scan this file completely: \(issue.message)",
+        fingerprint: "keyward-scan-error:\(issue.path)", severity: "info", path: issue.path, line: issue.line ?? 1)
     }
     try output(written ? "\n]\n" : "]\n")
   }
@@ -106,29 +89,13 @@ public struct SonarQubeReporter: StreamingReporter {
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
     try output("{\n  \"issues\": [\n")
-    var written = false
-    let next = { (output: (String) throws -> Void) throws in
-      if written { try output(",\n") }
-      written = true
-    }
-    for rule in result.rules {
-      var started = false
-      try findings.write(rule: rule.metadata.id) { piece in
-        if !started {
-          try next(output)
-          started = true
-        }
-        try output(piece)
-      }
-    }
-    for issue in result.errors {
-      try next(output)
+    let written = try writeItems(result, findings: findings, to: output) { issue in
       var primary: [String: JSONValue] = [
         "message": .string("keyward could not scan this file completely: \(issue.message)"),
         "filePath": .string(issue.path),
       ]
       if let line = issue.line { primary["textRange"] = .object(["startLine": .int(line)]) }
-      try output(Self.issue(rule: "keyward.scan-error", primary: primary))
+      return Self.issue(rule: "keyward.scan-error", primary: primary)
     }
     try output(written ? "\n  ],\n  \"rules\": " : "  ],\n  \"rules\": ")
     var rules: [JSONValue] = result.rules.map { rule in
@@ -180,4 +147,32 @@ public struct SonarQubeReporter: StreamingReporter {
     case .low, .info: "LOW"
     }
   }
+}
+
+/// Writes the printed findings rule by rule, then one item per file not scanned completely, all
+/// separated by commas, as both CI formats list them; returns whether anything was written.
+func writeItems(
+  _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void,
+  error: (ScanIssue) -> String
+) throws -> Bool {
+  var written = false
+  func next() throws {
+    if written { try output(",\n") }
+    written = true
+  }
+  for rule in result.rules {
+    var started = false
+    try findings.write(rule: rule.metadata.id) { piece in
+      if !started {
+        try next()
+        started = true
+      }
+      try output(piece)
+    }
+  }
+  for issue in result.errors {
+    try next()
+    try output(error(issue))
+  }
+  return written
 }
