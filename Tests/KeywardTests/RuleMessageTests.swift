@@ -59,6 +59,16 @@ import Testing
     #expect(biometric.count == 1 && biometric.allSatisfy { $0.contains("(`.biometryCurrentSet`)") })
   }
 
+  /// `.touchIDCurrentSet` → `.biometryCurrentSet` keeps the same value; `.biometryAny` →
+  /// `.biometryCurrentSet` changes what the item survives. Only the second is held back.
+  @Test func onlyFixesThatChangeMeaningAreMarkedAsChangingBehaviour() {
+    let code = "let access = SecAccessControlCreateWithFlags(nil, protection, [.touchIDCurrentSet, .biometryAny], nil)"
+    let renamed = Scan.findings(code, rule: DeprecatedSecurityAPI.self).compactMap(\.fix)
+    let strengthened = Scan.findings(code, rule: WeakBiometricACL.self).compactMap(\.fix)
+    #expect(renamed.count == 1 && renamed.allSatisfy { !$0.changesBehavior })
+    #expect(strengthened.count == 1 && strengthened.allSatisfy(\.changesBehavior))
+  }
+
   @Test func failOpenSaysWhoTakesThePath() {
     let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
     let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")

@@ -324,7 +324,7 @@ public struct WeakBiometricACL: Rule {
     let name = origin.flag.name
     return Fix(
       description: "Replace `.\(name)` with `.biometryCurrentSet`",
-      safe: name == "biometryAny" || name == "touchIDAny",
+      safe: name == "biometryAny" || name == "touchIDAny", changesBehavior: true,
       edits: [context.replacement(of: member.declName, with: "biometryCurrentSet")])
   }
 }

@@ -220,7 +220,7 @@ public struct DeprecatedSecurityAPI: Rule {
         context.report(
           origin.node, message: "`.\(origin.flag.name)` is deprecated; use `.\(replacement)`, which means the same.",
           fix: Fix(
-            description: "Replace `.\(origin.flag.name)` with `.\(replacement)`", safe: true,
+            description: "Replace `.\(origin.flag.name)` with `.\(replacement)`", safe: true, changesBehavior: false,
             edits: [context.replacement(of: member.declName, with: replacement)]))
       }
     }
@@ -272,7 +272,7 @@ public struct DeprecatedSecurityAPI: Rule {
         context.report(
           access.declName, message: "`.\(name)` is deprecated; use `.\(replacement)`, which has the same value.",
           fix: Fix(
-            description: "Replace `.\(name)` with `.\(replacement)`", safe: true,
+            description: "Replace `.\(name)` with `.\(replacement)`", safe: true, changesBehavior: false,
             edits: [context.replacement(of: access.declName, with: replacement)]))
       }
     }
