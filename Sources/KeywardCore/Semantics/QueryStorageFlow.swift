@@ -46,7 +46,7 @@ struct QueryStorageFlow {
       leaves = true
       return
     }
-    guard let region = region(of: binding) else {
+    guard let region = Self.region(of: binding) else {
       leaves = true
       return
     }
@@ -57,7 +57,7 @@ struct QueryStorageFlow {
 
   /// Where a binding's uses can be: its block for a local, the file for a private property;
   /// nil where other files can use it too (parameters, globals, other properties).
-  func region(of binding: Binding) -> Syntax? {
+  static func region(of binding: Binding) -> Syntax? {
     guard binding.kind == .constant || binding.kind == .variable else { return nil }
     if let block = SyntaxFacts.memberBlock(declaring: binding.node) {
       let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self)
@@ -177,7 +177,7 @@ extension SemanticModel {
     if Self.isSearched(collection) { return true }
     guard let pattern = collection.parent?.parent?.as(PatternBindingSyntax.self),
       let binding = index.binding(declaredBy: pattern),
-      let region = QueryStorageFlow(model: self).region(of: binding)
+      let region = QueryStorageFlow.region(of: binding)
     else { return false }
     let finder = ReferenceFinder(name: binding.name, declaration: binding.node)
     finder.walk(region)
