@@ -6,7 +6,7 @@ import Testing
 @testable import KeywardCore
 
 /// An `LAContext` handed to a function another file declares is followed there once every file
-/// is scanned (`ContextHandOffSettler`).
+/// is scanned (`HandOffSettler`).
 @Suite struct CrossFileContextTests {
   /// Evaluates a policy and hands the context to `store.retrieve(context:)`, declared elsewhere.
   static let viewModel = viewModel(holding: "let store = SecureStore()")
@@ -254,20 +254,20 @@ import Testing
       location: SourceLocation(
         path: "V.swift", start: .init(line: 1, column: 1, utf16Column: 1, offset: 0),
         end: .init(line: 1, column: 1, utf16Column: 1, offset: 0)))
-    #expect(use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1)))
-    #expect(use.accepts(ContextCall(name: "read", labels: ["key", "using", "timeout"], argument: 1)))
-    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 0)))
-    #expect(!use.accepts(ContextCall(name: "read", labels: ["using"], argument: 0)))
-    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using", "timeout", "x"], argument: 1)))
-    #expect(!use.accepts(ContextCall(name: "load", labels: ["key", "using"], argument: 1)))
-    #expect(!use.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
+    #expect(use.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1)))
+    #expect(use.accepts(CallShape(name: "read", labels: ["key", "using", "timeout"], argument: 1)))
+    #expect(!use.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 0)))
+    #expect(!use.accepts(CallShape(name: "read", labels: ["using"], argument: 0)))
+    #expect(!use.accepts(CallShape(name: "read", labels: ["key", "using", "timeout", "x"], argument: 1)))
+    #expect(!use.accepts(CallShape(name: "load", labels: ["key", "using"], argument: 1)))
+    #expect(!use.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
     var member = use
     member.owner = .init(type: "Vault", supertypes: ["SecretStoring"])
-    #expect(member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1)))
-    #expect(member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
+    #expect(member.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1)))
+    #expect(member.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Vault")))
     #expect(
-      member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "SecretStoring")))
-    #expect(!member.accepts(ContextCall(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Cache")))
+      member.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1, receiverType: "SecretStoring")))
+    #expect(!member.accepts(CallShape(name: "read", labels: ["key", "using"], argument: 1, receiverType: "Cache")))
   }
 }
 

@@ -38,8 +38,12 @@ enum Scan {
       rule.metadata.id.hasPrefix("keyward.")
       ? Configuration().configuredRules(from: .standard).filter { $0.metadata.id != rule.metadata.id } : []
     let path = "Example." + rule.language.exampleExtension
-    let scanner = FileScanner(rules: [configured] + others, knownRuleIDs: Set(RuleCatalog.standard.ids))
-    return scanner.scan(bytes: Array(code.utf8), path: path).findings.filter { $0.ruleId == rule.metadata.id }
+    let rules = [configured] + others
+    let scanner = FileScanner(rules: rules, knownRuleIDs: Set(RuleCatalog.standard.ids))
+    let outcome = scanner.scan(bytes: Array(code.utf8), path: path)
+    // The project step, over the one file, as a scan of a folder holding only it runs it.
+    let settled = HandOffSettler(facts: outcome.callFacts, rules: rules).settle(outcome.findings)
+    return settled.filter { $0.ruleId == rule.metadata.id }
   }
 
   /// `code` inside a string literal of the rule's language.
@@ -60,7 +64,9 @@ enum Scan {
   /// Scans `code` with every rule at its defaults.
   static func allFindings(_ code: String, path: String = "Example.swift") -> FileOutcome {
     let rules = Configuration().configuredRules(from: .standard)
-    return FileScanner(rules: rules).scan(bytes: Array(code.utf8), path: path)
+    var outcome = FileScanner(rules: rules).scan(bytes: Array(code.utf8), path: path)
+    outcome.findings = HandOffSettler(facts: outcome.callFacts, rules: rules).settle(outcome.findings)
+    return outcome
   }
 }
 

@@ -136,17 +136,18 @@ extension FileOutcome {
       }
     }
     out.array(contextUses) { out, use in
-      out.string(use.name)
-      out.array(use.parameters) { out, parameter in
-        out.string(parameter.label)
-        out.bool(parameter.hasDefault)
-      }
+      CallableShape(name: use.name, parameters: use.parameters, owner: use.owner, location: use.location)
+        .write(to: &out)
       out.int(use.parameter)
       use.outcome.write(to: &out)
-      use.location.write(to: &out)
-      out.optional(use.owner) { out, owner in
-        out.string(owner.type)
-        out.array(owner.supertypes) { $0.string($1) }
+    }
+    out.array(parameterReaches) { out, reach in
+      reach.callable.write(to: &out)
+      out.int(reach.parameter)
+      out.string(reach.sink.rawValue)
+      out.array(reach.steps) { out, step in
+        out.string(step.message)
+        step.location.write(to: &out)
       }
     }
   }
@@ -175,18 +176,48 @@ extension FileOutcome {
         })
     }
     let contextUses = try reader.array { (reader) throws(CacheFormatError) in
-      ContextParameterUse(
-        name: try reader.string(),
-        parameters: try reader.array { (reader) throws(CacheFormatError) in
-          ContextParameterUse.Parameter(label: try reader.string(), hasDefault: try reader.bool())
-        },
-        parameter: try reader.int(), outcome: try ContextParameterUse.Outcome(from: &reader),
-        location: try SourceLocation(from: &reader),
-        owner: try reader.optional { (reader) throws(CacheFormatError) in
-          ContextParameterUse.Owner(type: try reader.string(), supertypes: try reader.strings())
+      let callable = try CallableShape(from: &reader)
+      return ContextParameterUse(
+        name: callable.name, parameters: callable.parameters, parameter: try reader.int(),
+        outcome: try ContextParameterUse.Outcome(from: &reader), location: callable.location, owner: callable.owner)
+    }
+    let parameterReaches = try reader.array { (reader) throws(CacheFormatError) in
+      ParameterReach(
+        callable: try CallableShape(from: &reader), parameter: try reader.int(), sink: try reader.raw(ValueSink.self),
+        steps: try reader.array { (reader) throws(CacheFormatError) in
+          RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
         })
     }
-    self.init(findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses)
+    self.init(
+      findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses,
+      parameterReaches: parameterReaches)
+  }
+}
+
+extension CallableShape {
+  func write(to out: inout CacheWriter) {
+    out.string(name)
+    out.array(parameters) { out, parameter in
+      out.string(parameter.label)
+      out.bool(parameter.hasDefault)
+    }
+    out.optional(owner) { out, owner in
+      out.string(owner.type)
+      out.array(owner.supertypes) { $0.string($1) }
+    }
+    location.write(to: &out)
+  }
+
+  init(from reader: inout CacheReader) throws(CacheFormatError) {
+    self.init(
+      name: try reader.string(),
+      parameters: try reader.array { (reader) throws(CacheFormatError) in
+        ContextParameterUse.Parameter(label: try reader.string(), hasDefault: try reader.bool())
+      },
+      owner: try reader.optional { (reader) throws(CacheFormatError) in
+        ContextParameterUse.Owner(type: try reader.string(), supertypes: try reader.strings())
+      },
+      location: try SourceLocation(from: &reader))
   }
 }
 
@@ -207,13 +238,13 @@ extension ContextParameterUse.Outcome {
     case 0: self = .keychainBound
     case 1: self = .unprotectedItems
     case 2: self = .notToKeychain
-    case 3: self = .handedOn(try ContextCall(from: &reader))
+    case 3: self = .handedOn(try CallShape(from: &reader))
     default: throw CacheFormatError()
     }
   }
 }
 
-extension ContextCall {
+extension CallShape {
   func write(to out: inout CacheWriter) {
     out.string(name)
     out.array(labels) { $0.string($1) }
@@ -255,9 +286,10 @@ extension Finding {
       out.string(related.message)
       related.location.write(to: &out)
     }
-    out.optional(contextHandOff) { out, handOff in
+    out.optional(handOff) { out, handOff in
       handOff.call.write(to: &out)
       out.optional(handOff.settledMessage) { $0.string($1) }
+      out.optional(handOff.sink) { $0.string($1.rawValue) }
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -284,8 +316,10 @@ extension Finding {
       related: try reader.array { (reader) throws(CacheFormatError) in
         RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
       },
-      contextHandOff: try reader.optional { (reader) throws(CacheFormatError) in
-        ContextHandOff(call: try ContextCall(from: &reader), settledMessage: try reader.optionalString())
+      handOff: try reader.optional { (reader) throws(CacheFormatError) in
+        HandOff(
+          call: try CallShape(from: &reader), settledMessage: try reader.optionalString(),
+          sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) })
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

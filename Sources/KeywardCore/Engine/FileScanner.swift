@@ -13,20 +13,27 @@ public struct FileOutcome: Sendable, Codable {
   /// What the file's functions do with `LAContext` parameters, for settling findings of other
   /// files that hand their context to them.
   public var contextUses: [ContextParameterUse] = []
+  /// Which parameters of the file's functions reach a sink, for settling findings of values
+  /// passed to them.
+  public var parameterReaches: [ParameterReach] = []
 
   public init(
     findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
-    contextUses: [ContextParameterUse] = []
+    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = []
   ) {
     self.findings = findings
     self.issues = issues
     self.parsed = parsed
     self.binaries = binaries
     self.contextUses = contextUses
+    self.parameterReaches = parameterReaches
   }
 
-  /// Whether a finding waits for other files to be settled (`ContextHandOff`).
-  var hasUnsettledFindings: Bool { findings.contains { $0.contextHandOff != nil } }
+  /// Whether a finding waits for other files to be settled (`HandOff`).
+  var hasUnsettledFindings: Bool { findings.contains { $0.handOff != nil } }
+
+  /// What other files' findings may need of this file.
+  public var callFacts: CallFacts { CallFacts(contextUses: contextUses, parameterReaches: parameterReaches) }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
@@ -47,6 +54,8 @@ public struct FileScanner: Sendable {
   /// `LAContext`, when a rule follows contexts across files: a file naming it is parsed to learn
   /// what its functions do with contexts handed to them.
   let contextToken: Int?
+  /// The sinks the rules follow values into, with the token a file must hold to reach one.
+  let valueSinkTokens: [(sink: ValueSink, tokens: Set<Int>)]
   public static let contextParameterToken = Binding.contextTypeName
   /// Outcomes of earlier runs, by path and contents.
   public var cache: ScanCache?
@@ -63,12 +72,18 @@ public struct FileScanner: Sendable {
     self.knownRuleIDs = knownRuleIDs ?? Set(rules.map(\.metadata.id))
     let marker = Array(SuppressionDirective.marker.utf8)
     let context = rules.contains { $0.rule.followsContextsAcrossFiles } ? Array(Self.contextParameterToken.utf8) : nil
-    let search = TokenSearch(tokens: rules.flatMap(\.prefilter.tokens) + [marker] + (context.map { [$0] } ?? []))
+    let sinks = ValueSink.allCases.filter { sink in rules.contains { $0.rule.valueSinks.contains(sink) } }
+    var tokens: [[UInt8]] = rules.flatMap(\.prefilter.tokens)
+    tokens.append(marker)
+    if let context { tokens.append(context) }
+    for sink in sinks { tokens += sink.tokens.map { Array($0.utf8) } }
+    let search = TokenSearch(tokens: tokens)
     let indexOfToken = Dictionary(uniqueKeysWithValues: search.tokens.enumerated().map { ($1, $0) })
     self.tokenSearch = search
     self.ruleTokens = rules.map { Set($0.prefilter.tokens.compactMap { indexOfToken[$0] }) }
     self.markerToken = indexOfToken[marker]!
     self.contextToken = context.flatMap { indexOfToken[$0] }
+    self.valueSinkTokens = sinks.map { sink in (sink, Set(sink.tokens.compactMap { indexOfToken[Array($0.utf8)] })) }
   }
 
   /// Rules about suppression comments themselves; the engine runs them, not a checker.
@@ -111,21 +126,27 @@ public struct FileScanner: Sendable {
   /// `include:`) do with their `LAContext` parameters, so that the selection's hand-offs settle
   /// as in a whole scan. Nothing else of the file is looked at or reported; a file that cannot
   /// be read or parsed cleanly says nothing.
-  public func contextUses(of file: DiscoveredFile) -> [ContextParameterUse] {
-    guard file.kind == .source, contextToken != nil, file.size <= maximumFileSize,
+  public func callFacts(of file: DiscoveredFile) -> CallFacts {
+    guard file.kind == .source, contextToken != nil || !valueSinkTokens.isEmpty, file.size <= maximumFileSize,
       SourceLanguage(pathExtension: FileDiscovery.pathExtension(file.relativePath)) == .swift,
       let bytes = try? FileBytes.read(file.absolutePath)
-    else { return [] }
+    else { return CallFacts() }
     if let known = cache?.outcome(forKey: ScanCache.key(path: file.relativePath, bytes: bytes)) {
-      return known.contextUses
+      return known.callFacts
     }
-    guard contextToken.map(tokenSearch.found(in: bytes).contains) == true, !SourceText.looksBinary(bytes),
+    let found = tokenSearch.found(in: bytes)
+    let takesContexts = contextToken.map(found.contains) == true
+    let sinks = valueSinkTokens.filter { !$0.tokens.isDisjoint(with: found) }.map(\.sink)
+    guard takesContexts || !sinks.isEmpty, !SourceText.looksBinary(bytes),
       SourceText.firstInvalidUTF8Offset(bytes) == nil, ParserHazards.excessiveBracketRun(in: bytes) == nil
-    else { return [] }
+    else { return CallFacts() }
     let text = SourceText(bytes: bytes)
     let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
     let model = SemanticModel(tree: tree, wrappers: wrappers)
-    return model.contextParameterUses { Self.point($0, text: text, path: file.relativePath) }
+    let location = { Self.point($0, text: text, path: file.relativePath) }
+    return CallFacts(
+      contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
+      parameterReaches: model.parameterReaches(sinks, location: location))
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.
@@ -152,7 +173,8 @@ public struct FileScanner: Sendable {
     }.map { rules[$0] }
     let hasDirectives = found.contains(markerToken)
     let takesContexts = language == .swift && contextToken.map(found.contains) == true
-    guard !applicable.isEmpty || hasDirectives || takesContexts else { return FileOutcome() }
+    let sinks = language == .swift ? valueSinkTokens.filter { !$0.tokens.isDisjoint(with: found) }.map(\.sink) : []
+    guard !applicable.isEmpty || hasDirectives || takesContexts || !sinks.isEmpty else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
     let text = SourceText(bytes: bytes)
@@ -184,9 +206,9 @@ public struct FileScanner: Sendable {
           $0, origin: ContentOrigin.origin(of: tree, bytes: bytes),
           condition: SwiftBuildConditions(tree: tree).condition(at:))
       }
-      if takesContexts {
-        outcome.contextUses = model.contextParameterUses { Self.point($0, text: text, path: path) }
-      }
+      let location = { Self.point($0, text: text, path: path) }
+      if takesContexts { outcome.contextUses = model.contextParameterUses(location: location) }
+      if !sinks.isEmpty { outcome.parameterReaches = model.parameterReaches(sinks, location: location) }
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
@@ -238,7 +260,7 @@ public struct FileScanner: Sendable {
       snippet: text.lineText(start.line - 1), tags: metadata.tags, fingerprint: "", fix: report.fix,
       related: report.related.map {
         RelatedLocation(message: $0.note, location: Self.point($0.offset, text: text, path: path))
-      }, contextHandOff: report.handOff)
+      }, handOff: report.handOff)
   }
 
   /// The location of one byte offset (a related place, a declaration), empty-ranged.

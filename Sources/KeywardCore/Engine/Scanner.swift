@@ -125,11 +125,13 @@ public struct Scanner: Sendable {
     // A partial scan with hand-offs waiting also reads the files it left out (and so collects
     // every file's facts itself, in discovery order).
     let partial = files.count < discovered.count && byFile.contains { $0?.hasUnsettledFindings == true }
-    let uses =
-      partial
-      ? Self.contextUses(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
-      : byFile.flatMap { $0?.contextUses ?? [] }
-    let settler = ContextHandOffSettler(uses: uses, rules: rules)
+    var facts = CallFacts()
+    if partial {
+      facts = Self.callFacts(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
+    } else {
+      for outcome in byFile { if let outcome { facts.append(outcome.callFacts) } }
+    }
+    let settler = HandOffSettler(facts: facts, rules: rules)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues
@@ -168,21 +170,26 @@ public struct Scanner: Sendable {
     return result
   }
 
-  /// The context facts of every discovered file, in discovery order: the selected files' from
+  /// The call facts of every discovered file, in discovery order: the selected files' from
   /// their outcomes, the others' read for the purpose. So a partial scan settles its hand-offs
   /// against the whole tree, as a whole scan would.
-  private static func contextUses(
+  private static func callFacts(
     of discovered: [DiscoveredFile], selected: [DiscoveredFile], outcomes: [FileOutcome?], scanner: FileScanner,
     jobs: Int
-  ) -> [ContextParameterUse] {
+  ) -> CallFacts {
     let selectedIndex = Dictionary(selected.indices.map { (selected[$0].relativePath, $0) }) { first, _ in first }
     let others = discovered.filter { selectedIndex[$0.relativePath] == nil }
-    let read = ParallelWork.map(count: others.count, jobs: jobs) { scanner.contextUses(of: others[$0]) }
+    let read = ParallelWork.map(count: others.count, jobs: jobs) { scanner.callFacts(of: others[$0]) }
     var readByPath = Dictionary(zip(others.map(\.relativePath), read)) { first, _ in first }
-    return discovered.flatMap { file -> [ContextParameterUse] in
-      if let index = selectedIndex[file.relativePath] { return outcomes[index]?.contextUses ?? [] }
-      return readByPath.removeValue(forKey: file.relativePath) ?? []
+    var facts = CallFacts()
+    for file in discovered {
+      if let index = selectedIndex[file.relativePath] {
+        if let outcome = outcomes[index] { facts.append(outcome.callFacts) }
+      } else if let read = readByPath.removeValue(forKey: file.relativePath) {
+        facts.append(read)
+      }
     }
+    return facts
   }
 
   /// Files are scanned in path order and each file's findings come sorted, so the merged list

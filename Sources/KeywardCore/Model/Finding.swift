@@ -148,13 +148,13 @@ public struct Finding: Codable, Sendable, Hashable {
   public var buildCondition: BuildCondition? = nil
   /// Where the finding's context went, while a scan of other files may still settle it; not
   /// part of the report.
-  public var contextHandOff: ContextHandOff? = nil
+  public var handOff: HandOff? = nil
 
   public init(
     ruleId: String, severity: Severity, confidence: Confidence, message: String,
     location: SourceLocation, snippet: String, tags: [String], fingerprint: String,
     suppression: Suppression? = nil, fix: Fix? = nil, related: [RelatedLocation] = [],
-    contextHandOff: ContextHandOff? = nil, origin: CodeOrigin = .app, buildCondition: BuildCondition? = nil
+    handOff: HandOff? = nil, origin: CodeOrigin = .app, buildCondition: BuildCondition? = nil
   ) {
     self.ruleId = ruleId
     self.severity = severity
@@ -167,7 +167,7 @@ public struct Finding: Codable, Sendable, Hashable {
     self.suppression = suppression
     self.fix = fix
     self.related = related
-    self.contextHandOff = contextHandOff
+    self.handOff = handOff
     self.origin = origin
     self.buildCondition = buildCondition
   }

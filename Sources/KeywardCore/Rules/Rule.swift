@@ -19,9 +19,13 @@ public protocol Rule: Sendable {
   /// Whether the rule also reads settings made through keychain wrapper libraries; the engine
   /// then adds the wrappers' module and type names to its prefilter.
   static var readsWrapperSettings: Bool { get }
-  /// Whether the rule reports findings that other files may settle (`ContextHandOff`); the
+  /// Whether the rule reports findings that other files may settle (`HandOff`); the
   /// engine then also parses files that take an `LAContext`, to learn what they do with it.
   static var followsContextsAcrossFiles: Bool { get }
+  /// The sinks whose weak values the rule also reports where a call passes them to a parameter
+  /// that reaches the sink (`HandOff.sink`); the engine then summarizes, in every file naming
+  /// such a sink, which parameters reach it.
+  static var valueSinks: [ValueSink] { get }
   /// The language of the files the rule reads.
   static var language: SourceLanguage { get }
 }
@@ -54,6 +58,7 @@ extension Rule {
   public static var options: [OptionSpec] { [] }
   public static var readsWrapperSettings: Bool { false }
   public static var followsContextsAcrossFiles: Bool { false }
+  public static var valueSinks: [ValueSink] { [] }
   public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool { true }
 }
 
@@ -67,12 +72,12 @@ public struct RuleReport: Sendable {
   public var fix: Fix?
   /// Other places that explain the finding, as (byte offset, note).
   public var related: [(offset: Int, note: String)]
-  /// Set when a scan of other files may settle the finding (`ContextHandOff`).
-  public var handOff: ContextHandOff?
+  /// Set when a scan of other files may settle the finding (`HandOff`).
+  public var handOff: HandOff?
 
   public init(
     start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
-    related: [(offset: Int, note: String)] = [], handOff: ContextHandOff? = nil
+    related: [(offset: Int, note: String)] = [], handOff: HandOff? = nil
   ) {
     self.start = start
     self.end = end
@@ -128,17 +133,30 @@ public final class RuleContext {
   /// dropped, so a constant that reaches several sinks yields one finding.
   public func report(
     _ node: some SyntaxProtocol, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
-    related: [(offset: Int, note: String)] = []
+    related: [(offset: Int, note: String)] = [], handOff: HandOff? = nil
   ) {
     report(
       start: node.positionAfterSkippingLeadingTrivia.utf8Offset, end: node.endPositionBeforeTrailingTrivia.utf8Offset,
-      message: message, confidence: confidence, fix: fix, related: related)
+      message: message, confidence: confidence, fix: fix, related: related, handOff: handOff)
+  }
+
+  /// Reports each of `atoms` that is passed as an argument to a function, pending: the finding
+  /// stands only if, somewhere in the scan, that parameter reaches `sink` (`HandOff.sink`).
+  /// Atoms already reported where they take effect are not reported again.
+  public func reportPassed(
+    _ atoms: [ExprSyntax], to sink: ValueSink, message: (ExprSyntax, CallShape) -> String?,
+    fix: (ExprSyntax) -> Fix? = { _ in nil }
+  ) {
+    for (atom, call) in model.argumentHandOffs(of: atoms) {
+      guard let text = message(atom, call) else { continue }
+      report(atom, message: text, fix: fix(atom), handOff: HandOff(call: call, settledMessage: nil, sink: sink))
+    }
   }
 
   /// Reports the bytes `start..<end`, for findings that cover part of a node.
   public func report(
     start: Int, end: Int, message: String, confidence: Confidence? = nil, fix: Fix? = nil,
-    related: [(offset: Int, note: String)] = [], handOff: ContextHandOff? = nil
+    related: [(offset: Int, note: String)] = [], handOff: HandOff? = nil
   ) {
     guard reportedRanges.insert([start, end]).inserted else { return }
     reports.append(

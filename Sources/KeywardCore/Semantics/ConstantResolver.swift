@@ -17,6 +17,10 @@ public struct ResolvedValue {
   /// an option, where the weakness is in the caller that picks it.
   public var chosenByCaller = false
 
+  /// The parameter the value came through: the value is its default, or (when `expression`
+  /// names it) whatever the callers pass. Callers may override it, so it is conditional.
+  public var parameter: Binding? = nil
+
   /// Where a finding about the value belongs: the choice, else the value itself.
   public var reportedExpression: ExprSyntax { choice ?? expression }
 }
@@ -63,6 +67,22 @@ public final class ConstantResolver {
       if let label { return SyntaxFacts.argument(call, labeled: label) }
       return SyntaxFacts.argument(call, at: position)
     }
+  }
+
+  /// Whether every call of a parameter's function passes that argument, and no other file can
+  /// call it (`private`, `fileprivate` or local): the default is then never used.
+  public func isOverriddenByEveryCaller(_ parameter: Binding) -> Bool {
+    guard parameter.kind == .parameter, parameter.initializer != nil,
+      let function = SyntaxFacts.enclosingFunction(of: parameter.node)
+    else { return false }
+    let name = function.as(FunctionDeclSyntax.self)?.name.text ?? enclosingTypeName(of: function)
+    let modifiers =
+      function.as(FunctionDeclSyntax.self)?.modifiers ?? function.as(InitializerDeclSyntax.self)?.modifiers
+    let isFilePrivate = modifiers?.contains { ["private", "fileprivate"].contains($0.name.text) } ?? false
+    let isLocal = function.parent?.is(CodeBlockItemSyntax.self) == true
+    guard let name, isFilePrivate || isLocal else { return false }
+    let calls = index.calls(named: name)
+    return !calls.isEmpty && arguments(passedTo: parameter).count == calls.count
   }
 
   /// The method calls whose receiver denotes `binding` (`flags.insert(…)`), resolved once per
@@ -226,7 +246,8 @@ public final class ConstantResolver {
         return
       }
       // A name with no known value (a parameter without default) stays as the name itself.
-      if let binding = boundName(expression), hasValueSources(binding) {
+      let named = boundName(expression)
+      if let binding = named, hasValueSources(binding) {
         collect(binding: binding, conditional: conditional, depth: depth + 1)
         return
       }
@@ -239,21 +260,29 @@ public final class ConstantResolver {
         }
         return
       }
-      results.append(ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: throughName))
+      var leaf = ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: throughName)
+      if let named, named.kind == .parameter { leaf.parameter = named }
+      results.append(leaf)
     }
 
     mutating func collect(binding: Binding, conditional: Bool, depth: Int) {
       guard depth < ConstantResolver.maximumDepth, visiting.insert(binding.id).inserted else { return }
       defer { visiting.remove(binding.id) }
       var alternatives: [ExprSyntax] = []
-      if let initializer = binding.initializer { alternatives.append(initializer) }
+      if let initializer = binding.initializer, !resolver.isOverriddenByEveryCaller(binding) {
+        alternatives.append(initializer)
+      }
       alternatives += binding.returnedExpressions
-      if binding.kind == .variable {
+      if Self.isAssignedLater(binding) {
         alternatives += resolver.assignments(to: binding).map(\.value)
       }
       let isAlternative = conditional || alternatives.count > 1 || binding.kind == .parameter
+      let before = results.count
       for alternative in alternatives {
         collect([alternative][...], conditional: isAlternative, throughName: true, depth: depth)
+      }
+      if binding.kind == .parameter {
+        for index in before..<results.count where results[index].parameter == nil { results[index].parameter = binding }
       }
       guard !mutatingMethods.isEmpty, binding.kind == .variable else { return }
       for call in resolver.receiverCalls(on: binding) where mutatingMethods.contains(call.method) {
@@ -263,9 +292,16 @@ public final class ConstantResolver {
       }
     }
 
+    /// A variable, or a constant declared without a value and given one on each path
+    /// (`let flags: T` then `flags = …` in each `switch` case).
+    static func isAssignedLater(_ binding: Binding) -> Bool {
+      binding.kind == .variable || (binding.kind == .constant && binding.initializer == nil)
+    }
+
     private func hasValueSources(_ binding: Binding) -> Bool {
-      binding.initializer != nil || !binding.returnedExpressions.isEmpty
-        || (binding.kind == .variable && resolver.index.assignmentsByName[binding.name] != nil)
+      (binding.initializer != nil && !resolver.isOverriddenByEveryCaller(binding))
+        || !binding.returnedExpressions.isEmpty
+        || (Self.isAssignedLater(binding) && resolver.index.assignmentsByName[binding.name] != nil)
         || (!mutatingMethods.isEmpty && resolver.index.memberCallsByReceiver[binding.name] != nil)
     }
 

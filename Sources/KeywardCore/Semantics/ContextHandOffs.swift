@@ -59,39 +59,8 @@ final class ContextHandOffGraph {
     guard var first = sites.min(by: { ($0.call.position, $0.argument) < ($1.call.position, $1.argument) }) else {
       return nil
     }
-    first.receiverType = receiverType(of: first.call)
+    first.receiverType = model.receiverType(of: first.call)
     return first
-  }
-
-  /// The type of a method call's receiver, as far as this file declares it: the enclosing type
-  /// for `self`, a name's declared type or the type it is initialized with (`= SecureStore()`),
-  /// or a type named directly (a static method).
-  private func receiverType(of call: FunctionCallExprSyntax) -> String? {
-    guard var receiver = SyntaxFacts.receiver(of: call) else { return nil }
-    while true {
-      if let chained = receiver.as(OptionalChainingExprSyntax.self) {
-        receiver = chained.expression
-      } else if let forced = receiver.as(ForceUnwrapExprSyntax.self) {
-        receiver = forced.expression
-      } else {
-        break
-      }
-    }
-    let resolver = model.resolver
-    if let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.tokenKind == .keyword(.self) {
-      return resolver.enclosingTypeName(of: Syntax(reference))
-    }
-    if let binding = resolver.binding(denotedBy: receiver) {
-      if let type = binding.typeName { return type.hasPrefix("<") ? nil : type }
-      guard let made = binding.initializer?.as(FunctionCallExprSyntax.self),
-        let type = made.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-        type.first?.isUppercase == true
-      else { return nil }
-      return type
-    }
-    guard let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == true
-    else { return nil }
-    return reference.baseName.text
   }
 
   private func resolve(_ name: String) {
@@ -109,6 +78,36 @@ final class ContextHandOffGraph {
 }
 
 extension SemanticModel {
+  /// The type of a method call's receiver, as far as this file declares it: the enclosing type
+  /// for `self`, a name's declared type or the type it is initialized with (`= SecureStore()`),
+  /// or a type named directly (a static method).
+  func receiverType(of call: FunctionCallExprSyntax) -> String? {
+    guard var receiver = SyntaxFacts.receiver(of: call) else { return nil }
+    while true {
+      if let chained = receiver.as(OptionalChainingExprSyntax.self) {
+        receiver = chained.expression
+      } else if let forced = receiver.as(ForceUnwrapExprSyntax.self) {
+        receiver = forced.expression
+      } else {
+        break
+      }
+    }
+    if let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.tokenKind == .keyword(.self) {
+      return resolver.enclosingTypeName(of: Syntax(reference))
+    }
+    if let binding = resolver.binding(denotedBy: receiver) {
+      if let type = binding.typeName { return type.hasPrefix("<") ? nil : type }
+      guard let made = binding.initializer?.as(FunctionCallExprSyntax.self),
+        let type = made.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+        type.first?.isUppercase == true
+      else { return nil }
+      return type
+    }
+    guard let reference = receiver.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == true
+    else { return nil }
+    return reference.baseName.text
+  }
+
   /// The first call that hands the evaluation's context to a function or type this file does
   /// not declare (`store.retrieve(context: context)`): the context may reach a keychain query
   /// there, which a one-file analysis cannot see.
@@ -129,13 +128,13 @@ public struct ContextHandOffSite: Equatable {
   public var call: FunctionCallExprSyntax
   /// The argument that carries the context.
   public var argument: Int
-  /// See `ContextCall.receiverType`.
+  /// See `CallShape.receiverType`.
   public var receiverType: String?
 
   /// The call as another file's declaration is matched against it.
-  public var contextCall: ContextCall {
-    ContextCall(
+  public var contextCall: CallShape {
+    CallShape(
       name: SyntaxFacts.calledName(call) ?? "",
-      labels: call.arguments.map { $0.label?.text ?? "_" }, argument: argument, receiverType: receiverType)
+      labels: SyntaxFacts.argumentLabels(call), argument: argument, receiverType: receiverType)
   }
 }

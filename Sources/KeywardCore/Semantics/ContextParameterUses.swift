@@ -2,7 +2,7 @@ import SwiftSyntax
 
 extension SemanticModel {
   /// What each function and initializer of this file does with its `LAContext` parameters, for
-  /// findings in other files that hand their context to it (`ContextHandOff`).
+  /// findings in other files that hand their context to it (`HandOff`).
   /// - Parameter location: the source location of a byte offset of this file.
   public func contextParameterUses(location: (Int) -> SourceLocation) -> [ContextParameterUse] {
     var uses: [ContextParameterUse] = []
@@ -27,14 +27,14 @@ extension SemanticModel {
 
   /// A protocol's requirement has no body and says nothing about where the context goes; its
   /// conformers do.
-  private static func hasBody(_ function: Syntax) -> Bool {
+  static func hasBody(_ function: Syntax) -> Bool {
     if let declaration = function.as(FunctionDeclSyntax.self) { return declaration.body != nil }
     return function.as(InitializerDeclSyntax.self)?.body != nil
   }
 
   /// The type whose member `function` is, with the supertypes its declaration (or extension)
   /// names; nil for a free or local function.
-  private static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
+  static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
     guard let block = SyntaxFacts.memberBlock(holding: function), let type = SyntaxFacts.typeName(declaring: block),
       let group = block.parent?.asProtocol(DeclGroupSyntax.self)
     else { return nil }
@@ -53,7 +53,7 @@ extension SemanticModel {
 
   /// How calls name a function (`retrieve`) or an initializer (its type, `SecureStore`), and
   /// the token to point at.
-  private static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
+  static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
     if let declaration = function.as(FunctionDeclSyntax.self) { return (declaration.name.text, declaration.name) }
     guard let initializer = function.as(InitializerDeclSyntax.self),
       let block = SyntaxFacts.memberBlock(holding: function),

@@ -13,6 +13,15 @@ public enum SyntaxFacts {
     return String(decoding: bytes[start..<end], as: UTF8.self)
   }
 
+  /// A call's argument labels as `CallShape` lists them: `_` for an unlabelled argument, and
+  /// `CallShape.trailingClosure` for an unlabelled trailing closure.
+  public static func argumentLabels(_ call: FunctionCallExprSyntax) -> [String] {
+    var labels = call.arguments.map { $0.label?.text ?? "_" }
+    if call.trailingClosure != nil { labels.append(CallShape.trailingClosure) }
+    labels += call.additionalTrailingClosures.map(\.label.text)
+    return labels
+  }
+
   /// The name a call calls: `f` in `f(x)`, `m` in `a.b.m(x)`.
   public static func calledName(_ call: FunctionCallExprSyntax) -> String? {
     let callee = call.calledExpression

@@ -104,7 +104,7 @@ public struct EnrollmentChangeUnchecked: Rule {
         // A context handed to code in another file may reach such an item there; the scan
         // of that file settles it.
         confidence: handOff == nil ? nil : .low,
-        handOff: handOff.map { ContextHandOff(call: $0.contextCall, settledMessage: nil) })
+        handOff: handOff.map { HandOff(call: $0.contextCall, settledMessage: nil) })
     }
   }
 }

@@ -298,7 +298,7 @@ public struct EventBoundBiometricAuth: Rule {
           message:
             "This context is handed to `\(callee)`, which this file does not declare and no other scanned file settles (none declares it with an `LAContext` parameter, on the receiver's type where this file names it; or several do and disagree), so Keyward cannot see whether it reaches a keychain query. If `\(callee)` reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
           confidence: .low, related: [(context.offset(of: handOff.call), "the context leaves this file here")],
-          handOff: ContextHandOff(call: handOff.contextCall, settledMessage: settledMessage))
+          handOff: HandOff(call: handOff.contextCall, settledMessage: settledMessage))
         continue
       case .eventBound:
         // Kept in a property other files read: they may give it to a protected item or a key.

@@ -16,7 +16,7 @@ public struct PasscodeFallbackPolicy: Rule {
       companion policies accept a nearby device. For a sensitive transaction this makes the \
       passcode, which is easier to observe than a face or finger, enough. \
       `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
-      is good practice (MASTG-TEST-0248) and is never reported.
+      is good practice (MASTG-TEST-0248) and is never reported. \(ValueSink.howFarValuesAreFollowed)
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
@@ -59,6 +59,15 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // A policy handed to a wrapper that evaluates it.
+      """
+      struct Gate {
+          func check(using policy: LAPolicy, then proceed: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in proceed(ok) }
+          }
+      }
+      func unlock(_ gate: Gate) { gate.check(using: ↓.deviceOwnerAuthentication) { ok in print(ok) } }
+      """,
       RuleExample(
         """
         func confirm(options: PromptOptions, done: @escaping (Bool) -> Void) {
@@ -80,6 +89,21 @@ public struct PasscodeFallbackPolicy: Rule {
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
     ],
     clean: [
+      // The same wrapper given biometrics only.
+      """
+      struct Gate {
+          func check(using policy: LAPolicy, then proceed: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in proceed(ok) }
+          }
+      }
+      func unlock(_ gate: Gate) { gate.check(using: .deviceOwnerAuthenticationWithBiometrics) { ok in print(ok) } }
+      """,
+      // A policy passed to a function that only asks whether it can be evaluated.
+      """
+      func isAvailable(_ policy: LAPolicy) -> Bool { LAContext().canEvaluatePolicy(policy, error: nil) }
+      let canUsePasscode = isAvailable(.deviceOwnerAuthentication)
+      LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { _, _ in }
+      """,
       """
       func confirm(allowPasscode: Bool, done: @escaping (Bool) -> Void) {
           let policy: LAPolicy = allowPasscode ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
@@ -95,7 +119,11 @@ public struct PasscodeFallbackPolicy: Rule {
         options: ["fallbackPolicies": .strings(["deviceOwnerAuthentication"])]),
     ])
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["evaluatePolicy"] + options.strings("fallbackPolicies")
+  }
+
+  public static let valueSinks: [ValueSink] = [.policy]
 
   public static func check(_ context: RuleContext) {
     let reported = Set(context.options.strings("fallbackPolicies"))
@@ -108,19 +136,28 @@ public struct PasscodeFallbackPolicy: Rule {
         guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name),
           !value.chosenByCaller || context.options.reportsWeakEvidence
         else { continue }
-        let (accepts, who) =
-          switch policy.rawValue {
-          case 2: ("the device passcode", "anyone who knows the passcode")
-          case 5: ("the passcode of a worn watch", "anyone who knows that passcode")
-          default: ("a nearby companion device", "anyone holding the companion device")
-          }
         context.report(
-          value.expression,
-          message:
-            "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`.",
-          confidence: value.isConditional ? .medium : nil,
+          value.expression, message: message(policy), confidence: value.isConditional ? .medium : nil,
           related: value.reachedThroughName ? [(context.offset(of: argument), "evaluated here")] : [])
       }
     }
+    // A fallback policy passed to a function whose parameter reaches `evaluatePolicy`.
+    let passed = reported.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
+    context.reportPassed(passed, to: .policy) { atom, call in
+      model.policies(of: atom).first.map {
+        message($0) + " (Passed to `\(call.signature)`, which evaluates it.)"
+      }
+    }
+  }
+
+  static func message(_ policy: LAPolicyCase) -> String {
+    let (accepts, who) =
+      switch policy.rawValue {
+      case 2: ("the device passcode", "anyone who knows the passcode")
+      case 5: ("the passcode of a worn watch", "anyone who knows that passcode")
+      default: ("a nearby companion device", "anyone holding the companion device")
+      }
+    return
+      "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`."
   }
 }

@@ -17,7 +17,7 @@ public struct WeakBiometricACL: Rule {
       biometric enrolled on the device, including a finger or face added after the item was \
       stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
       call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
-      `rawValue:` integers, and reports the weak flag where it is written. Authentication \
+      `rawValue:` integers, and reports the weak flag where it is written. \(ValueSink.howFarValuesAreFollowed) Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
       `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, and in-house \
       wrappers declared in `wrapperMappings`) are read the same way.
@@ -78,6 +78,35 @@ public struct WeakBiometricACL: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Chosen by the caller, reported at the choice (the use is a related location).
+      """
+      final class Protector {
+          func protect(_ secret: Data, with flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+              SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
+      }
+      func lock(_ protector: Protector, _ data: Data) { _ = protector.protect(data, with: [↓.biometryAny]) }
+      """,
+      // Passed on through a second function of the file.
+      """
+      func accessControl(_ flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+          SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      func protectKey(requiring flags: SecAccessControlCreateFlags) { _ = accessControl(flags) }
+      func setUp() { protectKey(requiring: ↓.userPresence) }
+      """,
+      // Given a value on each path before use (definite initialization).
+      """
+      enum UnlockMode { case quick, strict }
+      func makeAccess(mode: UnlockMode) -> SecAccessControl? {
+          let flags: SecAccessControlCreateFlags
+          switch mode {
+          case .quick: flags = [.privateKeyUsage, ↓.userPresence]
+          case .strict: flags = [.privateKeyUsage, .biometryCurrentSet]
+          }
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
       """
       struct KeyPolicy { var accessFlags: SecAccessControlCreateFlags { [↓.biometryAny] } }
       """,
@@ -169,6 +198,28 @@ public struct WeakBiometricACL: Rule {
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
     ],
     clean: [
+      // A weak default that every caller overrides.
+      """
+      private func protect(_ secret: Data, with flags: SecAccessControlCreateFlags = .biometryAny) -> SecAccessControl? {
+          SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      func lock(_ data: Data) { _ = protect(data, with: .biometryCurrentSet) }
+      """,
+      // The same shapes carrying strong values.
+      """
+      final class Protector {
+          func protect(_ secret: Data, with flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+              SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
+      }
+      func lock(_ protector: Protector, _ data: Data) { _ = protector.protect(data, with: [.biometryCurrentSet]) }
+      """,
+      // A weak flag passed where it never becomes an access control's flags.
+      """
+      func describe(_ flags: SecAccessControlCreateFlags) -> String { String(describing: flags) }
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)
+      let text = describe(.biometryAny)
+      """,
       // A table of constraint types: the caller picks the type.
       """
       protocol FlagsProviding { var accessFlags: SecAccessControlCreateFlags { get } }
@@ -235,7 +286,11 @@ public struct WeakBiometricACL: Rule {
 
   public static let readsWrapperSettings = true
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecAccessControl"] }
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["SecAccessControl"] + options.strings("weakBiometricFlags")
+  }
+
+  public static let valueSinks: [ValueSink] = [.accessControlFlags]
 
   public static func check(_ context: RuleContext) {
     let weak = Set(context.options.strings("weakBiometricFlags"))
@@ -282,6 +337,21 @@ public struct WeakBiometricACL: Rule {
         message: "\(value.library): "
           + message(for: [origin], node: value.expression, conditional: value.isConditional),
         confidence: value.isConditional ? .medium : nil)
+    }
+    // A weak flag passed to a function whose parameter reaches an access control.
+    let passed = weak.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
+    func origins(of atom: ExprSyntax) -> [FlagOrigin] {
+      AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? "").map {
+        [FlagOrigin(flag: $0, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)]
+      } ?? []
+    }
+    context.reportPassed(passed, to: .accessControlFlags) { atom, call in
+      origins(of: atom).isEmpty
+        ? nil
+        : message(for: origins(of: atom), node: atom, conditional: false)
+          + " (Passed to `\(call.signature)`, which makes it the flags of an access control.)"
+    } fix: { atom in
+      origins(of: atom).isEmpty ? nil : fix(for: origins(of: atom), node: atom, context: context)
     }
   }
 

@@ -23,7 +23,7 @@ public struct WeakKeychainAccessibility: Rule {
       constants, the file's enums that switch over their cases (for the cases its calls pass), \
       and as the raw strings `"dk"` and `"dku"`. The same holds for keychain wrapper \
       libraries (KeychainAccess, SwiftKeychainWrapper, KeychainSwift, Valet, Locksmith, \
-      UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them.
+      UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them. \(ValueSink.howFarValuesAreFollowed)
       """,
     rationale: """
       Data protection ties each keychain item to a class key. Items in the "always" classes are \
@@ -88,6 +88,17 @@ public struct WeakKeychainAccessibility: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Chosen by the caller, reported at the choice.
+      """
+      struct TokenStore {
+          func put(_ secret: Data, protection: CFString) -> OSStatus {
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret,
+                                          kSecAttrAccessible as String: protection]
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      func remember(_ store: TokenStore, _ token: Data) { _ = store.put(token, protection: ↓kSecAttrAccessibleAlways) }
+      """,
       """
       let query: [String: Any] = [
           kSecClass as String: kSecClassGenericPassword,
@@ -175,6 +186,29 @@ public struct WeakKeychainAccessibility: Rule {
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
     ],
     clean: [
+      // The same shape carrying a strong class.
+      """
+      struct TokenStore {
+          func put(_ secret: Data, protection: CFString) -> OSStatus {
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret,
+                                          kSecAttrAccessible as String: protection]
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      func remember(_ store: TokenStore, _ token: Data) {
+          _ = store.put(token, protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly)
+      }
+      """,
+      // A weak class passed to a function that only searches for it (a migration).
+      """
+      func countItems(protectedBy protection: CFString) -> Int {
+          let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessible as String: protection,
+                                      kSecMatchLimit as String: kSecMatchLimitAll]
+          var found: CFTypeRef?
+          return SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess ? ((found as? [Any])?.count ?? 0) : 0
+      }
+      let legacy = countItems(protectedBy: kSecAttrAccessibleAlways)
+      """,
       """
       let query: [String: Any] = [
           kSecClass as String: kSecClassGenericPassword,
@@ -294,19 +328,12 @@ public struct WeakKeychainAccessibility: Rule {
     ["kSecAttrAccessible", "pdmn"] + options.strings("weakAccessibilityAttributes")
   }
 
+  public static let valueSinks: [ValueSink] = [.accessibility]
+
   public static func check(_ context: RuleContext) {
     let weak = Set(context.options.strings("weakAccessibilityAttributes"))
     let model = context.model
-    var sinks: [(value: ExprSyntax, at: Syntax, note: String)] = []
-    for write in model.storedKeychainWrites(forKey: "kSecAttrAccessible") {
-      sinks.append((write.value, write.node, "used here as the kSecAttrAccessible value"))
-    }
-    for call in model.accessControlCreations {
-      if let protection = SyntaxFacts.argument(call, at: 1) {
-        sinks.append((protection, Syntax(protection), "passed to SecAccessControlCreateWithFlags here"))
-      }
-    }
-    for sink in sinks {
+    for sink in model.sinkSites(.accessibility) {
       for value in model.resolver.values(of: sink.value) {
         guard let (accessibility, isRaw) = AccessibilityClass.denoted(by: value.expression),
           weak.contains(accessibility.name)
@@ -335,6 +362,16 @@ public struct WeakKeychainAccessibility: Rule {
       context.report(
         value.expression, message: message(accessibility, subject: subject, conditional: value.isConditional),
         confidence: value.isConditional ? .medium : nil)
+    }
+    // A weak class passed to a function whose parameter reaches a stored item's accessibility.
+    let passed = weak.sorted().flatMap { model.index.constantReferencesByName[$0] ?? [] }.map(ExprSyntax.init)
+    context.reportPassed(passed, to: .accessibility) { atom, call in
+      AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
+        message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
+          + " (Passed to `\(call.signature)`, which stores it as an item's accessibility.)"
+      }
+    } fix: { atom in
+      AccessibilityClass.denoted(by: atom).flatMap { fix($0.0, node: atom, context: context) }
     }
   }
 

@@ -1,16 +1,21 @@
-/// Settles findings whose `LAContext` was handed to a function another file declares, once the
-/// whole scan has said what its functions do with their context parameters.
+/// Settles findings that wait on what a called function does (`HandOff`), once the whole scan
+/// has said what its functions do with their parameters.
 ///
-/// A finding is dropped when every function the call may mean reaches a protected keychain item
+/// A weak value passed as an argument stands where some function the call may mean passes that
+/// parameter to the sink (with the path there as related locations), and is dropped otherwise.
+///
+/// For an `LAContext`, a finding is dropped when every function the call may mean reaches a protected keychain item
 /// (the authentication is keychain-bound after all); it gets its rule's own confidence and a
 /// message saying where the context went when none of them does; otherwise (no such function in
 /// the scan, or candidates that disagree) it stays as it was, at low confidence.
-struct ContextHandOffSettler {
+public struct HandOffSettler {
   private let usesByName: [String: [ContextParameterUse]]
+  private let reachesByName: [String: [ParameterReach]]
   private let defaultConfidence: [String: Confidence]
 
-  init(uses: [ContextParameterUse], rules: [ConfiguredRule]) {
-    usesByName = Dictionary(grouping: uses, by: \.name)
+  public init(facts: CallFacts, rules: [ConfiguredRule]) {
+    usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
+    reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -32,11 +37,12 @@ struct ContextHandOffSettler {
   }
 
   /// `findings` with every hand-off settled as far as the scan allows, in the same order.
-  func settle(_ findings: [Finding]) -> [Finding] {
+  public func settle(_ findings: [Finding]) -> [Finding] {
     findings.compactMap { finding in
-      guard let handOff = finding.contextHandOff else { return finding }
+      guard let handOff = finding.handOff else { return finding }
       var settled = finding
-      settled.contextHandOff = nil
+      settled.handOff = nil
+      if let sink = handOff.sink { return settle(settled, passedBy: handOff.call, to: sink) }
       let chain: [ContextParameterUse]
       let ending: String
       switch verdict(for: handOff.call, depth: 0) {
@@ -62,20 +68,37 @@ struct ContextHandOffSettler {
     }
   }
 
+  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`:
+  /// the first such (shipped code first) explains the path.
+  private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
+    let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
+    let shipped = candidates.filter { Self.isShipped(owner: $0.callable.owner, location: $0.callable.location) }
+    guard let reach = shipped.first ?? candidates.first else { return nil }
+    var settled = finding
+    settled.related =
+      [
+        RelatedLocation(
+          message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
+      ]
+      + reach.steps + finding.related
+    return settled
+  }
+
   /// The declarations a call may mean, without test doubles when app code declares it too: a
   /// mock in a test folder (or named `Mock…`, `…Fake`, `…Stub`) never runs in the app, so it
   /// neither vetoes nor settles what the real function does.
   static func preferringShippedCode(_ candidates: [ContextParameterUse]) -> [ContextParameterUse] {
-    func isShipped(_ use: ContextParameterUse) -> Bool {
-      let owner = use.owner?.type ?? ""
-      let isDouble = ["Mock", "Fake", "Stub", "Spy"].contains { owner.contains($0) }
-      return !isDouble && PathOrigin.origin(of: use.location.path) == .app
-    }
-    let shipped = candidates.filter(isShipped)
+    let shipped = candidates.filter { isShipped(owner: $0.owner, location: $0.location) }
     return shipped.isEmpty ? candidates : shipped
   }
 
-  private func verdict(for call: ContextCall, depth: Int) -> Verdict {
+  static func isShipped(owner: ContextParameterUse.Owner?, location: SourceLocation) -> Bool {
+    let type = owner?.type ?? ""
+    let isDouble = ["Mock", "Fake", "Stub", "Spy"].contains { type.contains($0) }
+    return !isDouble && PathOrigin.origin(of: location.path) == .app
+  }
+
+  private func verdict(for call: CallShape, depth: Int) -> Verdict {
     // Chains longer than this are cycles, or too long to explain in a message.
     guard depth < 4 else { return .unsettled }
     let candidates = Self.preferringShippedCode((usesByName[call.name] ?? []).filter { $0.accepts(call) })

@@ -1,0 +1,132 @@
+import Foundation
+import KeywardCLI
+import KeywardRules
+import Testing
+
+@testable import KeywardCore
+
+/// A weak setting passed to a function another file declares is reported at the call when that
+/// function's parameter reaches the sink (`ParameterReach`, settled by `HandOffSettler`).
+@Suite struct CrossFileValueTests {
+  static let protector = """
+    import Security
+    final class Protector {
+        func protect(_ secret: Data, with flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+            makeAccess(flags)
+        }
+        private func makeAccess(_ flags: SecAccessControlCreateFlags) -> SecAccessControl? {
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+        }
+    }
+    """
+
+  static let describer = """
+    final class Protector {
+        func protect(_ secret: Data, with flags: SecAccessControlCreateFlags) -> String { "\\(flags)" }
+    }
+    """
+
+  static func caller(_ flag: String, receiver: String = "let protector = Protector()") -> String {
+    """
+    final class LockScreen {
+        \(receiver)
+        func lock(_ data: Data) { _ = protector.protect(data, with: \(flag)) }
+    }
+    """
+  }
+
+  static let store = """
+    import Security
+    struct TokenStore {
+        func put(_ secret: Data, protection: CFString) -> OSStatus {
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret,
+                                        kSecAttrAccessible as String: protection]
+            return SecItemAdd(query as CFDictionary, nil)
+        }
+    }
+    """
+
+  /// Findings of `rules` from scanning `files`, through the CLI (cold and warm cache) and the
+  /// scanner: all three must agree.
+  func findings(_ files: [String: String], rules: Set<String>) throws -> [Finding] {
+    let root = try Paths.tree(files)
+    let cache = root.appendingPathComponent("cache").path
+    let arguments = [
+      "scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache", "--fail-on", "none",
+    ]
+    let cold = KeywardCLI.run(arguments).output.standardOutput
+    let warm = KeywardCLI.run(arguments).output.standardOutput
+    #expect(warm == cold)
+    let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
+    let direct = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
+    let reported = try JSONDecoder().decode(CrossFileContextTests.Report.self, from: Data(cold.utf8)).findings
+    #expect(reported == direct)
+    return direct.filter { rules.contains($0.ruleId) }
+  }
+
+  @Test func aWeakFlagPassedToAnotherFilesAccessControlIsReportedAtTheCall() throws {
+    let found = try findings(
+      ["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".biometryAny")],
+      rules: [WeakBiometricACL.metadata.id])
+    let finding = try #require(found.first)
+    #expect(found.count == 1)
+    #expect(finding.location.place == "LockScreen.swift:3:65")
+    #expect(finding.message.contains("Passed to `protect(_:with:)`"))
+    #expect(
+      finding.related.map(\.location.place) == [
+        "Protector.swift:3:10", "Protector.swift:4:20", "Protector.swift:7:92",
+      ])
+    #expect(finding.related[1].message == "passed on to `makeAccess(_:)` here")
+    #expect(finding.fix?.edits.count == 1)
+  }
+
+  @Test(arguments: [
+    // Strong flags.
+    ["Protector.swift": protector, "LockScreen.swift": caller(".biometryCurrentSet")],
+    // The parameter never reaches an access control.
+    ["Protector.swift": describer, "LockScreen.swift": caller(".biometryAny")],
+    // Nothing in the scan declares the function.
+    ["LockScreen.swift": caller(".biometryAny")],
+    // The receiver is of another type than the one declaring `protect(_:with:)`.
+    ["Protector.swift": protector, "LockScreen.swift": caller(".biometryAny", receiver: "let protector = Vault()")],
+  ])
+  func nothingIsReportedWhereTheValueDoesNotTakeEffect(_ files: [String: String]) throws {
+    #expect(try findings(files, rules: [WeakBiometricACL.metadata.id]).isEmpty)
+  }
+
+  @Test func aWeakAccessibilityPassedToAnotherFilesStoreIsReported() throws {
+    let caller = """
+      func remember(_ token: Data) { _ = TokenStore().put(token, protection: kSecAttrAccessibleAlwaysThisDeviceOnly) }
+      """
+    let found = try findings(
+      ["TokenStore.swift": Self.store, "Session.swift": caller], rules: [WeakKeychainAccessibility.metadata.id])
+    #expect(found.map(\.location.place) == ["Session.swift:1:72"])
+    #expect(found.first?.related.last?.message == "used here as the kSecAttrAccessible value")
+  }
+
+  /// `--changed-since` scans the caller only; the callee's file still says where its parameter goes.
+  @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
+    let root = try Paths.tree(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".userPresence")])
+    let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
+    var request = ScanRequest(paths: [root.path])
+    request.onlyPaths = ["LockScreen.swift"]
+    let found = try scanner.scan(request).findings.filter { $0.ruleId == WeakBiometricACL.metadata.id }
+    #expect(found.map(\.location.place) == ["LockScreen.swift:3:65"])
+  }
+
+  @Test func aTrailingClosureTakesTheNextParameterWithoutDefault() {
+    let location = SourceLocation(
+      path: "G.swift", start: .init(line: 1, column: 1, utf16Column: 1, offset: 0),
+      end: .init(line: 1, column: 1, utf16Column: 1, offset: 0))
+    let check = CallableShape(
+      name: "check",
+      parameters: [
+        .init(label: "using", hasDefault: false), .init(label: "reason", hasDefault: true),
+        .init(label: "then", hasDefault: false),
+      ], owner: nil, location: location)
+    #expect(check.accepts(CallShape(name: "check", labels: ["using", CallShape.trailingClosure], argument: 0), in: 0))
+    #expect(check.accepts(CallShape(name: "check", labels: ["using", CallShape.trailingClosure], argument: 1), in: 2))
+    #expect(!check.accepts(CallShape(name: "check", labels: ["using"], argument: 0), in: 0))
+    #expect(!check.accepts(CallShape(name: "check", labels: [CallShape.trailingClosure], argument: 0), in: 0))
+  }
+}
