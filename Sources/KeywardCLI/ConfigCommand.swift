@@ -18,7 +18,7 @@ struct PrintConfig: KeywardCommand {
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     let configuration = try configurationOptions.load(&io)
-    io.print(ConfigurationText.effective(configuration))
+    io.emit(ConfigurationText.printed(configuration))
     return ExitStatus.clean
   }
 }
@@ -50,6 +50,9 @@ struct InitConfig: KeywardCommand {
 
 /// `.keyward.yml` text: the effective configuration, and the starter file.
 enum ConfigurationText {
+  /// What `keyward config print` prints: the effective configuration and a final line break.
+  static func printed(_ configuration: Configuration) -> String { effective(configuration) + "\n" }
+
   static func effective(_ configuration: Configuration) -> String {
     var lines = [
       "# Effective configuration\(configuration.source.map { " (from \($0))" } ?? " (defaults: no .keyward.yml found)")"

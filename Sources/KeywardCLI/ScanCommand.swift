@@ -72,6 +72,13 @@ struct ScanCommand: KeywardCommand {
       "Report only findings that are not in this baseline (see `keyward baseline create`).", valueName: "file"))
   var baseline: String?
 
+  @Option(
+    name: .customLong("baseline-commit"),
+    help: ArgumentHelp(
+      "Report only findings that are new since this git revision (e.g. origin/main): the paths are also scanned as they were at that commit, with the same configuration and options, and findings already there are marked suppressed by the baseline, as with --baseline, so they do not count toward --fail-on.",
+      valueName: "revision"))
+  var baselineCommit: String?
+
   /// For build systems that need a command to produce a file (the build-tool plugin): a Swift
   /// file holding only a comment, so it compiles to nothing and is never bundled as a resource.
   @Option(help: .hidden)
@@ -87,7 +94,21 @@ struct ScanCommand: KeywardCommand {
 
   func execute(_ io: inout CommandOutput) throws -> Int32 {
     // Read the baseline first: a bad one is an error before any work is done.
-    let matcher = try baseline.map { try Baseline.load(path: $0).matcher }
+    let fileMatcher = try baseline.map { try Baseline.load(path: $0).matcher }
+    let configuration = try scanOptions.configurationOptions.load(&io, scanning: scanOptions.targets[0])
+    var commitMatcher: Baseline.Matcher?
+    var record = format.printsScanRecord ? Self.record(scanOptions, configuration: configuration) : nil
+    record?.baselineFile = baseline
+    if let baselineCommit {
+      let (commit, findings) = try RevisionBaseline.findings(
+        at: baselineCommit, request: try scanOptions.request(configuration, failOrigins: failOrigins),
+        scanner: ScanOptions.scanner(configuration))
+      commitMatcher = Baseline(findings: findings).matcher(justification: "already present at \(baselineCommit)")
+      record?.baselineRevision = baselineCommit
+      record?.baselineCommit = commit
+    }
+    // Findings in the baseline file, then those present at the baseline commit, are suppressed.
+    let accept = Self.accepting([fileMatcher, commitMatcher].compactMap { $0 })
     let useColor: Bool
     switch color {
     case .always: useColor = format == .text
@@ -106,14 +127,17 @@ struct ScanCommand: KeywardCommand {
     // not grow with the number of findings.
     let streaming = reporter as? any StreamingReporter
     var spool: FindingSpool?
-    var (result, _) = try scanOptions.scan(&io, failOrigins: failOrigins) { scope in
+    var (result, _) = try scanOptions.scan(
+      &io, configuration: configuration, failOrigins: failOrigins, contextLines: format.contextLines
+    ) { scope in
       spool = streaming?.spool(scope: scope) { findings in
-        matcher?.apply(to: findings) ?? findings
+        accept?(findings) ?? findings
       }
       return spool
     }
+    result.record = record
     // Streamed findings had the baseline applied file by file, in the spool.
-    if let matcher, spool == nil { result.findings = matcher.apply(to: result.findings) }
+    if let accept, spool == nil { result.findings = accept(result.findings) }
     let counts = spool?.counts ?? result.counts
     let writeReport = { (write: (String) throws -> Void) throws in
       if let streaming, let spool {
@@ -143,6 +167,27 @@ struct ScanCommand: KeywardCommand {
   static func exitStatus(_ counts: FindingCounts, threshold: FailThreshold, policy: FailPolicy) -> Int32 {
     guard case .severity(let minimum) = threshold else { return ExitStatus.clean }
     return counts.hasCounted(atLeast: minimum, policy: policy) ? ExitStatus.findings : ExitStatus.clean
+  }
+
+  /// Marks the findings each baseline accepts, in turn; nil when there is no baseline.
+  static func accepting(_ matchers: [Baseline.Matcher]) -> (@Sendable ([Finding]) -> [Finding])? {
+    guard !matchers.isEmpty else { return nil }
+    return { findings in matchers.reduce(findings) { $1.apply(to: $0) } }
+  }
+
+  /// What the scan is made from, for the reports that print it: the paths as given, the time,
+  /// the commit checked out where the scan root lies, and the configuration's digest.
+  static func record(_ options: ScanOptions, configuration: Configuration) -> ScanRecord {
+    var record = ScanRecord(
+      paths: options.targets, date: ScanRecord.date(environment: ProcessInfo.processInfo.environment),
+      profile: configuration.profile,
+      configurationDigest: SHA256.hex(ConfigurationText.printed(configuration).utf8),
+      configurationFile: configuration.source)
+    if let state = Git.state(of: options.root) {
+      record.commit = state.commit
+      record.hasUncommittedChanges = state.hasUncommittedChanges
+    }
+    return record
   }
 
   /// The configuration named with `--config`, or `.keyward.yml` found from the scanned path.

@@ -56,35 +56,21 @@ struct ScanOptions: ParsableArguments {
     }
   }
 
-  /// Loads the configuration, applies the options over it, and scans. `failOrigins` are the
-  /// values of `--fail-origin`, which replace the configuration's `failOrigins`. `findingSink`,
-  /// given the rules that will run, the scan root and which findings count, may return where
-  /// findings should go instead of the result.
+  /// Loads the configuration (unless `configuration` is given), applies the options over it,
+  /// and scans. `failOrigins` are the values of `--fail-origin`, which replace the
+  /// configuration's `failOrigins`. `contextLines` of code are kept around each finding.
+  /// `findingSink`, given the rules that will run, the scan root and which findings count, may
+  /// return where findings should go instead of the result.
   func scan(
-    _ io: inout CommandOutput, failOrigins: [String] = [],
-    findingSink: (ReportScope) -> (any FindingSink)? = { _ in nil }
+    _ io: inout CommandOutput, configuration given: Configuration? = nil, failOrigins: [String] = [],
+    contextLines: Int = 0, findingSink: (ReportScope) -> (any FindingSink)? = { _ in nil }
   ) throws -> (ScanResult, Configuration) {
-    let configuration = try configurationOptions.load(&io, scanning: targets[0])
+    let configuration = try given ?? configurationOptions.load(&io, scanning: targets[0])
     let rules = configuration.configuredRules(from: .standard)
-    let scanner = Scanner(rules: rules, wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
-    var request = ScanRequest(paths: targets, excludes: excludes, jobs: jobs ?? 0)
-    request.configurationExcludes = configuration.excludes
-    request.configurationFolder = configuration.folder
-    request.forceExclude = forceExclude
-    request.includes = configuration.includes
-    request.cacheFolder = cache
-    request.origins = OriginOverrides(configuration.origins)
-    request.includeThirdParty = configuration.includeThirdParty
-    request.failPolicy =
-      (failOrigins.isEmpty ? nil : FailPolicy(values: failOrigins)) ?? configuration.failPolicy ?? .default
-    // The root the scanner will find, so that a sink can print absolute paths.
-    let root = FileDiscovery.scanRoot(for: targets.map(FileDiscovery.absolute))
+    let scanner = Self.scanner(configuration)
+    var request = try request(configuration, failOrigins: failOrigins)
+    request.contextLines = contextLines
     request.findingSink = findingSink(ReportScope(rules: rules, root: root, failPolicy: request.failPolicy))
-    let timeLimit = fileTimeLimit ?? ScanRequest.defaultFileTimeLimit
-    request.fileTimeLimit = timeLimit > 0 ? timeLimit : nil
-    if let changedSince {
-      request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
-    }
     if let meter = io.progress {
       meter.begin()
       request.progress = { meter.update(done: $0, total: $1) }
@@ -106,6 +92,37 @@ struct ScanOptions: ParsableArguments {
     }
     if let note = Self.skippedFoldersNote(result.skippedFolders) { io.warn(note) }
     return (result, configuration)
+  }
+
+  /// The folder finding paths are relative to, as the scanner will find it (so that a sink can
+  /// print absolute paths).
+  var root: String { FileDiscovery.scanRoot(for: targets.map(FileDiscovery.absolute)) }
+
+  static func scanner(_ configuration: Configuration) -> KeywardCore.Scanner {
+    Scanner(
+      rules: configuration.configuredRules(from: .standard), wrappers: configuration.wrappers,
+      binaryAnalyzer: AppAnalyzer())
+  }
+
+  /// The scan of the paths as these options and `configuration` say, findings going into the
+  /// result, without progress.
+  func request(_ configuration: Configuration, failOrigins: [String] = []) throws -> ScanRequest {
+    var request = ScanRequest(paths: targets, excludes: excludes, jobs: jobs ?? 0)
+    request.configurationExcludes = configuration.excludes
+    request.configurationFolder = configuration.folder
+    request.forceExclude = forceExclude
+    request.includes = configuration.includes
+    request.cacheFolder = cache
+    request.origins = OriginOverrides(configuration.origins)
+    request.includeThirdParty = configuration.includeThirdParty
+    request.failPolicy =
+      (failOrigins.isEmpty ? nil : FailPolicy(values: failOrigins)) ?? configuration.failPolicy ?? .default
+    let timeLimit = fileTimeLimit ?? ScanRequest.defaultFileTimeLimit
+    request.fileTimeLimit = timeLimit > 0 ? timeLimit : nil
+    if let changedSince {
+      request.onlyPaths = try ChangedFiles.since(changedSince, root: root)
+    }
+    return request
   }
 
   /// Why a scan that read nothing fails (exit 2), as SwiftLint's "no lintable files".

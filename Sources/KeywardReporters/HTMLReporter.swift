@@ -1,8 +1,10 @@
 import Foundation
 import KeywardCore
 
-/// One self-contained page for an auditor: the summary by severity and by rule, then every
-/// finding with its code (the expression highlighted), the rule's explanation and the fix.
+/// One self-contained page for an auditor: the summary by severity, a filter by where code
+/// lives, the scan record (what was scanned, when, at which commit, with which settings), the
+/// summary by rule, then every finding with the code around it (the expression highlighted),
+/// the rule's explanation and the fix. No script: the filter is checkboxes and CSS.
 public struct HTMLReporter: StreamingReporter {
   public init() {}
 
@@ -19,7 +21,8 @@ public struct HTMLReporter: StreamingReporter {
   ) throws {
     let counts = findings.counts
     var body = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Keyward report</title>"
-    body += "<style>\(Self.style)</style></head><body>\n"
+    let filter = Self.originFilter(counts)
+    body += "<style>\(Self.style)\(filter.style)</style></head><body>\n"
     body += "<header><h1>Keyward report</h1><p>\(result.filesScanned) files scanned, \(counts.activeTotal) findings"
     if counts.suppressed > 0 { body += ", \(counts.suppressed) suppressed" }
     if !result.errors.isEmpty { body += ", \(result.errors.count) files not scanned completely" }
@@ -35,7 +38,10 @@ public struct HTMLReporter: StreamingReporter {
       body +=
         "<span class=\"badge \(severity.rawValue)\">\(counts.active[severity, default: 0]) \(severity.rawValue)</span>"
     }
-    body += "</div></header>\n"
+    body += "</div>"
+    body += filter.form
+    body += "</header>\n"
+    if let record = result.record { body += Self.record(record, root: result.root) }
     // Most severe rules first (as configured), catalogue order within a severity.
     let rules = result.rules.enumerated()
       .filter { counts.activeByRule[$0.element.metadata.id, default: 0] > 0 }
@@ -90,16 +96,80 @@ public struct HTMLReporter: StreamingReporter {
     try output(body)
   }
 
+  /// Checkboxes that show and hide findings by where their code lives, when it lives in more
+  /// than one kind of place; CSS does the hiding (`:has()`), and a rule whose findings are all
+  /// hidden is hidden too.
+  static func originFilter(_ counts: FindingCounts) -> (form: String, style: String) {
+    var byOrigin: [CodeOrigin: Int] = [:]
+    for (place, bySeverity) in counts.activeByPlace {
+      byOrigin[place.origin, default: 0] += bySeverity.values.reduce(0, +)
+    }
+    let origins = CodeOrigin.allCases.filter { byOrigin[$0] != nil }
+    guard origins.count > 1 else { return ("", "") }
+    var form = "<form class=\"filter\">Show findings in:"
+    for origin in origins {
+      form +=
+        " <label><input type=\"checkbox\" id=\"show-\(origin.rawValue)\" checked> \(origin.plural) (\(byOrigin[origin]!))</label>"
+    }
+    var style = "\n"
+    for origin in origins {
+      style += "body:has(#show-\(origin.rawValue):not(:checked)) .finding.origin-\(origin.rawValue){display:none}"
+    }
+    // Hidden when, for every origin, its box is clear or the rule has no finding there.
+    style += "\n.rule"
+    for origin in origins {
+      style += ":is(body:has(#show-\(origin.rawValue):not(:checked)) *,:not(:has(.origin-\(origin.rawValue))))"
+    }
+    return (form + "</form>", style + "{display:none}")
+  }
+
+  /// What was scanned, when, at which commit, by which Keyward with which settings.
+  static func record(_ record: ScanRecord, root: String) -> String {
+    var rows: [(String, String)] = []
+    rows.append(
+      (
+        "Scanned",
+        record.paths.map { "<code>\(escape($0))</code>" }.joined(separator: ", ")
+          + "; finding paths are relative to <code>\(escape(root))</code>"
+      ))
+    if let date = record.date { rows.append(("Date", "<time>\(ScanRecord.timestamp(date))</time>")) }
+    if let commit = record.commit {
+      let state = record.hasUncommittedChanges ? "with uncommitted changes" : "no uncommitted changes"
+      rows.append(("Git commit", "<code>\(escape(commit))</code> (\(state))"))
+    } else {
+      rows.append(("Git commit", "none (not in a git repository)"))
+    }
+    rows.append(("Keyward", escape(record.version)))
+    rows.append(("Profile", escape(record.profile.rawValue)))
+    rows.append(
+      (
+        "Configuration",
+        (record.configurationFile.map { "<code>\(escape($0))</code>" } ?? "defaults (no configuration file)")
+          + "<br>SHA-256 of <code>keyward config print</code>: <code class=\"digest\">\(record.configurationDigest)</code>"
+      ))
+    var baselines: [String] = []
+    if let file = record.baselineFile { baselines.append("findings in <code>\(escape(file))</code>") }
+    if let revision = record.baselineRevision {
+      let commit = record.baselineCommit.map { " (<code>\(escape($0))</code>)" } ?? ""
+      baselines.append("findings already present at <code>\(escape(revision))</code>\(commit)")
+    }
+    if !baselines.isEmpty {
+      rows.append(("Baseline", listed(baselines) + " are suppressed; only new findings are listed"))
+    }
+    var out = "<section class=\"record\"><h2>Scan record</h2><table>"
+    for (name, value) in rows { out += "<tr><th>\(name)</th><td>\(value)</td></tr>" }
+    return out + "</table></section>\n"
+  }
+
   static func finding(_ finding: Finding) -> String {
     let location = finding.location
-    var out = "<article class=\"finding\"><p class=\"where\"><code>\(escape(location.place))</code>"
+    var out =
+      "<article class=\"finding origin-\(finding.origin.rawValue)\"><p class=\"where\"><code>\(escape(location.place))</code>"
     out += " · confidence \(finding.confidence.rawValue)"
     if let place = finding.placeLabel { out += " · <span class=\"origin\">\(escape(place))</span>" }
     out += "</p><p>\(prose(finding.message))</p>"
     // A finding in a built app has no code line to show.
-    if location.binary == nil {
-      out += "<pre class=\"code\"><span class=\"line\">\(location.start.line)</span>\(highlighted(finding))</pre>"
-    }
+    if location.binary == nil { out += code(finding) }
     for related in finding.related {
       out +=
         "<p class=\"note\">Note: \(escape(related.message)) (<code>\(escape(related.location.path)):\(related.location.start.line)</code>)</p>"
@@ -111,14 +181,29 @@ public struct HTMLReporter: StreamingReporter {
     return out + "</article>"
   }
 
-  /// The snippet with the finding's bytes wrapped in `<mark>`.
-  static func highlighted(_ finding: Finding) -> String {
-    let line = Array(finding.snippet.utf8)
-    let start = min(max(finding.location.start.column - 1, 0), line.count)
-    let sameLine = finding.location.end.line == finding.location.start.line
-    let end = sameLine ? min(max(finding.location.end.column - 1, start), line.count) : line.count
-    let text = { (range: Range<Int>) in escape(String(decoding: line[range], as: UTF8.self)) }
-    return text(0..<start) + "<mark>" + text(start..<end) + "</mark>" + text(end..<line.count)
+  /// The lines around the finding (its own line alone when the scan kept no more), numbered,
+  /// the finding's bytes wrapped in `<mark>`.
+  static func code(_ finding: Finding) -> String {
+    let excerpt = finding.excerpt ?? CodeExcerpt(firstLine: finding.location.start.line, lines: [finding.snippet])
+    let location = finding.location
+    let lines = excerpt.lines.enumerated().map { offset, text in
+      let number = excerpt.firstLine + offset
+      let isFinding = (location.start.line...max(location.start.line, location.end.line)).contains(number)
+      return "<span class=\"line\(isFinding ? " hit" : "")\">\(number)</span>"
+        + (isFinding ? highlighted(text, line: number, location) : escape(text))
+    }
+    return "<pre class=\"code\">" + lines.joined(separator: "\n") + "</pre>"
+  }
+
+  /// Line `line` of the finding, the part of `location` on it wrapped in `<mark>`.
+  static func highlighted(_ text: String, line number: Int, _ location: SourceLocation) -> String {
+    let line = Array(text.utf8)
+    let start = number == location.start.line ? min(max(location.start.column - 1, 0), line.count) : 0
+    let end = number == location.end.line ? min(max(location.end.column - 1, start), line.count) : line.count
+    let part = { (range: Range<Int>) in escape(String(decoding: line[range], as: UTF8.self)) }
+    // Lines after the first are marked only where they have text.
+    guard number == location.start.line || start < end else { return part(0..<line.count) }
+    return part(0..<start) + "<mark>" + part(start..<end) + "</mark>" + part(end..<line.count)
   }
 
   /// Escaped text with `backtick spans` set as code.
@@ -140,7 +225,11 @@ public struct HTMLReporter: StreamingReporter {
     .badge{border-radius:.6rem;color:#fff;font-size:12px;padding:.1rem .5rem;margin-right:.3rem;background:#888}
     .critical{background:#7a0010}.high{background:#c62828}.medium{background:#e67e00}.low{background:#b59b00}.info{background:#1565c0}
     .finding{border-left:4px solid #c62828;background:#fafafa;margin:1rem 0;padding:.5rem 1rem}
-    .code{background:#f0f0f0;padding:.5rem;overflow-x:auto}.line{color:#888;margin-right:1rem}
+    .code{background:#f0f0f0;padding:.5rem;overflow-x:auto}
+    .line{color:#888;display:inline-block;min-width:3ch;text-align:right;margin-right:1rem;user-select:none}
+    .line.hit{color:#1d1d1f;font-weight:bold}
+    .filter{margin-top:.8rem;color:#555}.filter label{margin-left:.8rem;white-space:nowrap}
+    .record th{width:9rem;color:#555;font-weight:normal;vertical-align:top}.digest{word-break:break-all}
     mark{background:#ffd54f}.origin{background:#e0e0e0;border-radius:.4rem;padding:0 .4rem}.where,.meta{color:#555;margin:.2rem 0}.fix{color:#2e7d32}.note{color:#555}
     details{margin:.5rem 0}footer{color:#888;margin-top:2rem}.clean{color:#2e7d32;font-size:1.2rem}
     """

@@ -30,6 +30,13 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case .sonarqube: SonarQubeReporter()
     }
   }
+
+  /// Whether the report prints the scan record (`ScanResult.record`): what was scanned, when,
+  /// at which commit, with which settings.
+  public var printsScanRecord: Bool { self == .html }
+
+  /// Lines of code the report shows before and after each finding (`Finding.excerpt`).
+  public var contextLines: Int { self == .html ? 2 : 0 }
 }
 
 /// What printing findings may need besides the findings: the rules that ran, in the order of

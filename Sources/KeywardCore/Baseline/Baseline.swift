@@ -61,14 +61,18 @@ public struct Baseline: Codable, Sendable, Equatable {
 
   /// The entries counted once, to be applied file by file: a fingerprint includes its file's
   /// path, so the findings of different files never compete for one entry.
-  public var matcher: Matcher {
+  public var matcher: Matcher { matcher(justification: "in the baseline") }
+
+  /// The matcher, the findings it accepts saying `justification` (why they are suppressed).
+  public func matcher(justification: String) -> Matcher {
     var accepted: [String: Int] = [:]
     for entry in findings { accepted[Matcher.key(entry.ruleId, entry.fingerprint), default: 0] += 1 }
-    return Matcher(accepted: accepted)
+    return Matcher(accepted: accepted, justification: justification)
   }
 
   public struct Matcher: Sendable {
     let accepted: [String: Int]
+    let justification: String
 
     static func key(_ ruleId: String, _ fingerprint: String) -> String { ruleId + "\u{0}" + fingerprint }
 
@@ -81,7 +85,7 @@ public struct Baseline: Codable, Sendable, Equatable {
         guard count < accepted[key, default: 0] else { return finding }
         used[key] = count + 1
         var accepted = finding
-        accepted.suppression = Suppression(kind: .baseline, justification: "in the baseline")
+        accepted.suppression = Suppression(kind: .baseline, justification: justification)
         return accepted
       }
     }

@@ -1,5 +1,5 @@
-/// Renders a rule's documentation in fixed sections: Description, Rationale,
-/// Remediation, Configuration, References. The same text serves `keyward explain`, SARIF help
+/// Renders a rule's documentation in fixed sections: Description, Rationale, How far values
+/// are followed (for rules that follow values into functions), Remediation, Configuration, References. The same text serves `keyward explain`, SARIF help
 /// and the generated `Docs/rules` pages.
 public enum RuleDocumentation {
   public static func markdown(for rule: any Rule.Type) -> String {
@@ -19,6 +19,7 @@ public enum RuleDocumentation {
     lines.append("")
     lines += section("Description", [metadata.description])
     lines += section("Rationale", [metadata.rationale, ""] + fenced(metadata.vulnerableExample, rule.language))
+    if !rule.valueSinks.isEmpty { lines += section("How far values are followed", [ValueSink.howFarValuesAreFollowed]) }
     lines += section("Remediation", [metadata.remediation, ""] + fenced(metadata.fixedExample, rule.language))
     lines += section("Configuration", configuration(for: rule))
     lines += section(

@@ -61,6 +61,8 @@ public struct FileScanner: Sendable {
   public var cache: ScanCache?
   /// Reads built apps; without one, they are reported as not scanned.
   public var binaryAnalyzer: (any BinaryAnalyzer)?
+  /// Lines of code kept before and after each finding (`Finding.excerpt`); 0 keeps none.
+  public var contextLines = 0
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
@@ -114,12 +116,35 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
-    guard let cache else { return Self.placed(scan(bytes: bytes, path: path), in: file) }
+    guard let cache else { return excerpted(Self.placed(scan(bytes: bytes, path: path), in: file), bytes: bytes) }
     let key = ScanCache.key(path: path, bytes: bytes)
-    if let known = cache.outcome(forKey: key) { return Self.placed(known, in: file) }
+    if let known = cache.outcome(forKey: key) { return excerpted(Self.placed(known, in: file), bytes: bytes) }
     let outcome = scan(bytes: bytes, path: path)
     cache.store(outcome, forKey: key)
-    return Self.placed(outcome, in: file)
+    return excerpted(Self.placed(outcome, in: file), bytes: bytes)
+  }
+
+  /// The outcome with `contextLines` lines of code before and after each finding: the lines of
+  /// the finding's start and those after it up to its end (at most `contextLines` of them), and
+  /// `contextLines` more on each side. Added after the cache, which keeps none.
+  func excerpted(_ outcome: FileOutcome, bytes: [UInt8]) -> FileOutcome {
+    guard contextLines > 0, !outcome.findings.isEmpty else { return outcome }
+    let text = SourceText(bytes: bytes)
+    // A final line break ends the last line; it does not start an empty one.
+    let lastLine =
+      text.lineStarts.count > 1 && text.lineStarts.last == bytes.count
+      ? text.lineStarts.count - 1 : text.lineStarts.count
+    var excerpted = outcome
+    for index in excerpted.findings.indices {
+      let location = excerpted.findings[index].location
+      let start = location.start.line
+      let end = max(start, min(location.end.line, start + contextLines))
+      let first = max(1, start - contextLines)
+      let last = min(max(lastLine, end), end + contextLines)
+      excerpted.findings[index].excerpt = CodeExcerpt(
+        firstLine: first, lines: (first...last).map { text.lineText($0 - 1) })
+    }
+    return excerpted
   }
 
   /// What the functions of a Swift file outside the scan's selection (`--changed-since`,

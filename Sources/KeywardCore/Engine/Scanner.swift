@@ -32,6 +32,16 @@ public struct ScanRequest: Sendable {
   public var includeThirdParty = false
   /// Which findings count toward `--fail-on`; carried to the result for the reports.
   public var failPolicy = FailPolicy.default
+  /// The folder finding paths are relative to; nil: the deepest folder holding all `paths`.
+  /// Set when scanning a copy of a tree (the tree of a git revision) whose paths must match the
+  /// original's even when some of `paths` are missing from it.
+  public var root: String?
+  /// Where the scan root stands for the configuration's globs when the tree scanned is a copy
+  /// of the one the configuration belongs to; nil: the root itself.
+  public var configurationGlobRoot: String?
+  /// Lines of code kept before and after each finding in source (`Finding.excerpt`), for the
+  /// reports that show them; 0 keeps none.
+  public var contextLines = 0
   public static let defaultFileTimeLimit = 60.0
   /// Called as each file is done, with the files done and the total (from any thread), for
   /// progress shown while a long scan runs.
@@ -67,8 +77,10 @@ public struct Scanner: Sendable {
 
   public func scan(_ request: ScanRequest) throws -> ScanResult {
     let absolutePaths = try FileDiscovery.existingAbsolutePaths(request.paths)
-    let root = FileDiscovery.scanRoot(for: absolutePaths)
-    let anchor = request.configurationFolder.flatMap { GlobAnchor(folder: FileDiscovery.absolute($0), root: root) }
+    let root = request.root ?? FileDiscovery.scanRoot(for: absolutePaths)
+    let anchor = request.configurationFolder.flatMap {
+      GlobAnchor(folder: FileDiscovery.absolute($0), root: request.configurationGlobRoot ?? root)
+    }
     var discovery = FileDiscovery(
       root: root, excludes: request.excludes, origins: request.origins.anchored(to: anchor),
       includeThirdParty: request.includeThirdParty,
@@ -91,6 +103,7 @@ public struct Scanner: Sendable {
       var configured = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
       configured.cache = cache
       configured.binaryAnalyzer = binaryAnalyzer
+      configured.contextLines = request.contextLines
       return configured
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }

@@ -129,6 +129,19 @@ public struct Suppression: Codable, Sendable, Hashable {
   }
 }
 
+/// Lines of code around a finding, for reports that show them.
+public struct CodeExcerpt: Sendable, Hashable {
+  /// The 1-based number of the first line.
+  public var firstLine: Int
+  /// The lines, without their line breaks.
+  public var lines: [String]
+
+  public init(firstLine: Int, lines: [String]) {
+    self.firstLine = firstLine
+    self.lines = lines
+  }
+}
+
 public struct Finding: Codable, Sendable, Hashable {
   public var ruleId: String
   public var severity: Severity
@@ -149,6 +162,9 @@ public struct Finding: Codable, Sendable, Hashable {
   /// Where the finding's context went, while a scan of other files may still settle it; not
   /// part of the report.
   public var handOff: HandOff? = nil
+  /// The lines around the finding, when the scan was asked for them (`ScanRequest.contextLines`);
+  /// not part of the JSON report or the cache.
+  public var excerpt: CodeExcerpt? = nil
 
   public init(
     ruleId: String, severity: Severity, confidence: Confidence, message: String,

@@ -55,6 +55,9 @@ public struct ScanResult: Sendable {
   public var failPolicy: FailPolicy
   /// Paths named on the command line that an exclusion matched (`--force-exclude`), relative.
   public var excludedNamedPaths: [String] = []
+  /// What was scanned, when, at which commit, with which settings; set by the command line for
+  /// the reports that print it.
+  public var record: ScanRecord?
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],

@@ -16,7 +16,7 @@ public struct PasscodeFallbackPolicy: Rule {
       companion policies accept a nearby device. For a sensitive transaction this makes the \
       passcode, which is easier to observe than a face or finger, enough. \
       `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
-      is good practice (MASTG-TEST-0248) and is never reported. \(ValueSink.howFarValuesAreFollowed)
+      is good practice (MASTG-TEST-0248) and is never reported.
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \

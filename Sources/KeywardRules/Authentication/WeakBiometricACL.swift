@@ -17,7 +17,7 @@ public struct WeakBiometricACL: Rule {
       biometric enrolled on the device, including a finger or face added after the item was \
       stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
       call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
-      `rawValue:` integers, and reports the weak flag where it is written. \(ValueSink.howFarValuesAreFollowed) Authentication \
+      `rawValue:` integers, and reports the weak flag where it is written. Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
       `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, and in-house \
       wrappers declared in `wrapperMappings`) are read the same way.

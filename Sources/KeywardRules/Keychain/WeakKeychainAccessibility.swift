@@ -23,7 +23,7 @@ public struct WeakKeychainAccessibility: Rule {
       constants, the file's enums that switch over their cases (for the cases its calls pass), \
       and as the raw strings `"dk"` and `"dku"`. The same holds for keychain wrapper \
       libraries (KeychainAccess, SwiftKeychainWrapper, KeychainSwift, Valet, Locksmith, \
-      UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them. \(ValueSink.howFarValuesAreFollowed)
+      UICKeyChainStore, and in-house wrappers declared in `wrapperMappings`) where the file uses them.
       """,
     rationale: """
       Data protection ties each keychain item to a class key. Items in the "always" classes are \
