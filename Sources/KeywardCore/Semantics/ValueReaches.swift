@@ -141,6 +141,35 @@ extension SemanticModel {
     }
   }
 
+  /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, `guard`
+  /// or `switch` of the function whose condition reads a parameter (`if allowPasscode { … }`).
+  /// Such code offers an option; the weakness is in the caller that picks it.
+  public func isChosenByCaller(_ node: Syntax) -> Bool {
+    var current = node
+    while let parent = current.parent, !parent.is(FunctionDeclSyntax.self), !parent.is(ClosureExprSyntax.self) {
+      if let branch = parent.as(IfExprSyntax.self), current.id != branch.conditions.id,
+        resolver.isDecidedByCaller(branch.conditions.compactMap { $0.condition.as(ExprSyntax.self) }[...])
+      {
+        return true
+      }
+      if let sequence = parent.as(SequenceExprSyntax.self),
+        let ternary = sequence.elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
+        sequence.elements.first?.id != current.id,
+        resolver.isDecidedByCaller(Array(sequence.elements[..<ternary])[...])
+      {
+        return true
+      }
+      if let switchCase = parent.as(SwitchCaseSyntax.self),
+        let subject = switchCase.parent?.parent?.as(SwitchExprSyntax.self)?.subject,
+        resolver.isDecidedByCaller([subject][...])
+      {
+        return true
+      }
+      current = parent
+    }
+    return false
+  }
+
   /// Syntax that hands its element's value on unchanged, or as one of its alternatives.
   private static func passesValueThrough(_ node: Syntax) -> Bool {
     switch node.kind {

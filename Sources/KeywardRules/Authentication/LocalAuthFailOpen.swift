@@ -54,6 +54,12 @@ public struct LocalAuthFailOpen: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The default taken when the awaited evaluation throws.
+      """
+      func canUnlock(with context: LAContext) async -> Bool {
+          (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? ↓true
+      }
+      """,
       """
       context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { _, _ in
           ↓self.isUnlocked = true
@@ -152,6 +158,11 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      """
+      func canUnlock(with context: LAContext) async -> Bool {
+          (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
+      }
+      """,
       // A plug-in reporting every outcome through `Result.success`: the payload says "denied".
       """
       func prompt(reason: String, completion: @escaping (Result<PromptOutcome, Error>) -> Void) {
@@ -258,7 +269,8 @@ public struct LocalAuthFailOpen: Rule {
     let finder = FailurePathFinder(model: context.model)
     let grants = GrantFinder(model: context.model)
     for path in finder.paths where !grants.authenticates(path.region) {
-      for grant in grants.grants(in: path.region) {
+      let grantedValue = path.value.flatMap { ReportedOutcome.of($0) == .success ? Syntax($0) : nil }
+      for grant in grantedValue.map({ [$0] }) ?? grants.grants(in: path.region) {
         context.report(
           grant,
           message:

@@ -6,6 +6,9 @@ import SwiftSyntax
 struct FailurePath {
   var region: Syntax
   var situation: String
+  /// For a path that is a value (the default of `(try? await evaluatePolicy(…)) ?? true`):
+  /// that value, which grants access when it reports success.
+  var value: ExprSyntax? = nil
 
   /// Who takes this path: a passcode-policy check fails only on a device without one.
   var who: String {
@@ -39,6 +42,11 @@ final class FailurePathFinder {
               region: Syntax(reply.statements),
               situation: "whatever the outcome (the reply ignores `success` and `error`)"))
         }
+      } else if let fallback = Self.defaultWhenThrowing(evaluation.call) {
+        paths.append(
+          FailurePath(
+            region: Syntax(fallback), situation: "when `evaluatePolicy` fails (the default after `try?`)",
+            value: fallback))
       } else if let doStatement = Self.enclosingDo(of: Syntax(evaluation.call)) {
         for clause in doStatement.catchClauses {
           paths.append(FailurePath(region: Syntax(clause.body), situation: "in the `catch` of `evaluatePolicy`"))
@@ -147,6 +155,31 @@ final class FailurePathFinder {
       current = candidate.parent
     }
     return nil
+  }
+
+  /// `false` in `(try? await context.evaluatePolicy(…)) ?? false`: the value taken when the
+  /// evaluation throws, that is when authentication failed.
+  static func defaultWhenThrowing(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+    var node = Syntax(call)
+    var isOptional = false
+    while let parent = node.parent {
+      if let attempt = parent.as(TryExprSyntax.self) {
+        isOptional = attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark
+      } else if !(parent.is(AwaitExprSyntax.self) || parent.is(LabeledExprSyntax.self)
+        || parent.is(LabeledExprListSyntax.self) || parent.as(TupleExprSyntax.self)?.elements.count == 1)
+      {
+        break
+      }
+      node = parent
+    }
+    guard isOptional, let list = node.parent?.as(ExprListSyntax.self),
+      let position = list.firstIndex(where: { $0.id == node.id })
+    else { return nil }
+    let rest = list[list.index(after: position)...]
+    guard let operation = rest.first?.as(BinaryOperatorExprSyntax.self), operation.operator.text == "??",
+      let fallback = rest.dropFirst().first
+    else { return nil }
+    return fallback
   }
 
   static func enclosingDo(of node: Syntax) -> DoStmtSyntax? {

@@ -59,6 +59,17 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        """
+        struct Gate {
+            func check(using policy: LAPolicy, then proceed: @escaping (Bool) -> Void) {
+                LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in proceed(ok) }
+            }
+        }
+        func approve(_ gate: Gate, allowPasscode: Bool) {
+            if allowPasscode { gate.check(using: ↓.deviceOwnerAuthentication) { print($0) } }
+        }
+        """, profile: .strict),
       // A policy handed to a wrapper that evaluates it.
       """
       struct Gate {
@@ -89,6 +100,17 @@ public struct PasscodeFallbackPolicy: Rule {
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
     ],
     clean: [
+      // The function's caller picks the passcode option (reported under strict).
+      """
+      struct Gate {
+          func check(using policy: LAPolicy, then proceed: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in proceed(ok) }
+          }
+      }
+      func approve(_ gate: Gate, allowPasscode: Bool) {
+          if allowPasscode { gate.check(using: .deviceOwnerAuthentication) { print($0) } }
+      }
+      """,
       // The same wrapper given biometrics only.
       """
       struct Gate {
