@@ -65,13 +65,15 @@ import Testing
     EventBoundBiometricAuth.metadata.id, EnrollmentChangeUnchecked.metadata.id,
   ]
 
-  /// The event-bound and enrollment findings of scanning `files`, through the CLI (streamed,
-  /// cold and warm cache) and through the scanner (held): the three must agree.
+  /// The event-bound and enrollment findings of scanning `files`.
   func findings(_ files: [String: String]) throws -> [Finding] {
-    let root = Paths.temporaryFolder()
-    for (name, code) in files {
-      try code.write(to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
-    }
+    try Self.findings(files, rules: Self.authenticationRules)
+  }
+
+  /// The findings of `rules` from scanning `files`, through the CLI (streamed, cold and warm
+  /// cache) and through the scanner (held): the three must agree.
+  static func findings(_ files: [String: String], rules: Set<String>) throws -> [Finding] {
+    let root = try Paths.tree(files)
     let cache = root.appendingPathComponent("cache").path
     let arguments = [
       "scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache", "--fail-on", "none",
@@ -83,7 +85,7 @@ import Testing
     let direct = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
     let reported = try JSONDecoder().decode(Report.self, from: Data(cold.utf8)).findings
     #expect(reported == direct)
-    return direct.filter { Self.authenticationRules.contains($0.ruleId) }
+    return direct.filter { rules.contains($0.ruleId) }
   }
 
   struct Report: Decodable { var findings: [Finding] }

@@ -46,22 +46,8 @@ import Testing
     }
     """
 
-  /// Findings of `rules` from scanning `files`, through the CLI (cold and warm cache) and the
-  /// scanner: all three must agree.
   func findings(_ files: [String: String], rules: Set<String>) throws -> [Finding] {
-    let root = try Paths.tree(files)
-    let cache = root.appendingPathComponent("cache").path
-    let arguments = [
-      "scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache", "--fail-on", "none",
-    ]
-    let cold = KeywardCLI.run(arguments).output.standardOutput
-    let warm = KeywardCLI.run(arguments).output.standardOutput
-    #expect(warm == cold)
-    let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
-    let direct = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
-    let reported = try JSONDecoder().decode(CrossFileContextTests.Report.self, from: Data(cold.utf8)).findings
-    #expect(reported == direct)
-    return direct.filter { rules.contains($0.ruleId) }
+    try CrossFileContextTests.findings(files, rules: rules)
   }
 
   @Test func aWeakFlagPassedToAnotherFilesAccessControlIsReportedAtTheCall() throws {
