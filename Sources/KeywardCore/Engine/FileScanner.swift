@@ -161,17 +161,30 @@ public struct FileScanner: Sendable {
     }
     let found = tokenSearch.found(in: bytes)
     let takesContexts = contextToken.map(found.contains) == true
-    let sinks = valueSinkTokens.filter { !$0.tokens.isDisjoint(with: found) }.map(\.sink)
+    let sinks = sinks(namedIn: found)
     guard takesContexts || !sinks.isEmpty, !SourceText.looksBinary(bytes),
       SourceText.firstInvalidUTF8Offset(bytes) == nil, ParserHazards.excessiveBracketRun(in: bytes) == nil
     else { return CallFacts() }
     let text = SourceText(bytes: bytes)
     let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
     let model = SemanticModel(tree: tree, wrappers: wrappers)
-    let location = { Self.point($0, text: text, path: file.relativePath) }
-    return CallFacts(
+    return Self.callFacts(
+      of: model, takesContexts: takesContexts, sinks: sinks,
+      location: { Self.point($0, text: text, path: file.relativePath) })
+  }
+
+  /// The sinks whose tokens a file holds (`found`, indices into `tokenSearch`).
+  private func sinks(namedIn found: Set<Int>) -> [ValueSink] {
+    valueSinkTokens.filter { !$0.tokens.isDisjoint(with: found) }.map(\.sink)
+  }
+
+  /// What a file's functions do with what callers pass them, as far as the rules ask.
+  private static func callFacts(
+    of model: SemanticModel, takesContexts: Bool, sinks: [ValueSink], location: (Int) -> SourceLocation
+  ) -> CallFacts {
+    CallFacts(
       contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
-      parameterReaches: model.parameterReaches(sinks, location: location))
+      parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location))
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.
@@ -198,7 +211,7 @@ public struct FileScanner: Sendable {
     }.map { rules[$0] }
     let hasDirectives = found.contains(markerToken)
     let takesContexts = language == .swift && contextToken.map(found.contains) == true
-    let sinks = language == .swift ? valueSinkTokens.filter { !$0.tokens.isDisjoint(with: found) }.map(\.sink) : []
+    let sinks = language == .swift ? sinks(namedIn: found) : []
     guard !applicable.isEmpty || hasDirectives || takesContexts || !sinks.isEmpty else { return FileOutcome() }
 
     var outcome = FileOutcome(parsed: true)
@@ -231,9 +244,10 @@ public struct FileScanner: Sendable {
           $0, origin: ContentOrigin.origin(of: tree, bytes: bytes),
           condition: SwiftBuildConditions(tree: tree).condition(at:))
       }
-      let location = { Self.point($0, text: text, path: path) }
-      if takesContexts { outcome.contextUses = model.contextParameterUses(location: location) }
-      if !sinks.isEmpty { outcome.parameterReaches = model.parameterReaches(sinks, location: location) }
+      let facts = Self.callFacts(
+        of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })
+      outcome.contextUses = facts.contextUses
+      outcome.parameterReaches = facts.parameterReaches
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)

@@ -72,8 +72,7 @@ public struct HandOffSettler {
   /// the first such (shipped code first) explains the path.
   private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
     let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
-    let shipped = candidates.filter { Self.isShipped(owner: $0.callable.owner, location: $0.callable.location) }
-    guard let reach = shipped.first ?? candidates.first else { return nil }
+    guard let reach = Self.preferringShippedCode(candidates, \.callable).first else { return nil }
     var settled = finding
     settled.related =
       [
@@ -87,21 +86,21 @@ public struct HandOffSettler {
   /// The declarations a call may mean, without test doubles when app code declares it too: a
   /// mock in a test folder (or named `Mock…`, `…Fake`, `…Stub`) never runs in the app, so it
   /// neither vetoes nor settles what the real function does.
-  static func preferringShippedCode(_ candidates: [ContextParameterUse]) -> [ContextParameterUse] {
-    let shipped = candidates.filter { isShipped(owner: $0.owner, location: $0.location) }
+  static func preferringShippedCode<Fact>(_ candidates: [Fact], _ callable: (Fact) -> CallableShape) -> [Fact] {
+    let shipped = candidates.filter { isShipped(callable($0)) }
     return shipped.isEmpty ? candidates : shipped
   }
 
-  static func isShipped(owner: ContextParameterUse.Owner?, location: SourceLocation) -> Bool {
-    let type = owner?.type ?? ""
+  private static func isShipped(_ callable: CallableShape) -> Bool {
+    let type = callable.owner?.type ?? ""
     let isDouble = ["Mock", "Fake", "Stub", "Spy"].contains { type.contains($0) }
-    return !isDouble && PathOrigin.origin(of: location.path) == .app
+    return !isDouble && PathOrigin.origin(of: callable.location.path) == .app
   }
 
   private func verdict(for call: CallShape, depth: Int) -> Verdict {
     // Chains longer than this are cycles, or too long to explain in a message.
     guard depth < 4 else { return .unsettled }
-    let candidates = Self.preferringShippedCode((usesByName[call.name] ?? []).filter { $0.accepts(call) })
+    let candidates = Self.preferringShippedCode((usesByName[call.name] ?? []).filter { $0.accepts(call) }, \.callable)
     guard !candidates.isEmpty else { return .unsettled }
     let verdicts = candidates.map { use -> Verdict in
       switch use.outcome {

@@ -97,11 +97,14 @@ public struct ContextParameterUse: Sendable, Hashable, Codable {
   /// `retrieve(context:)`.
   public var signature: String { CallShape.signature(name: name, labels: parameters.map(\.label)) }
 
+  /// The function as calls are matched against it.
+  public var callable: CallableShape {
+    CallableShape(name: name, parameters: parameters, owner: owner, location: location)
+  }
+
   /// Whether `call` calls this function with the context in this parameter
   /// (`CallableShape.accepts(_:in:)`).
-  public func accepts(_ call: CallShape) -> Bool {
-    CallableShape(name: name, parameters: parameters, owner: owner, location: location).accepts(call, in: parameter)
-  }
+  public func accepts(_ call: CallShape) -> Bool { callable.accepts(call, in: parameter) }
 }
 
 /// Attached to a finding whose verdict depends on where a value was handed, so that a scan of

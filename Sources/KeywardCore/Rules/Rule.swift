@@ -140,20 +140,20 @@ public final class RuleContext {
       message: message, confidence: confidence, fix: fix, related: related, handOff: handOff)
   }
 
-  /// Reports each of `atoms` that is passed as an argument to a function, pending: the finding
+  /// Reports each of `atoms` that is passed as an argument to a function, with the message and
+  /// fix `judge` gives it (nil: not weak), pending: the finding
   /// stands only if, somewhere in the scan, that parameter reaches `sink` (`HandOff.sink`).
   /// Atoms already reported where they take effect are not reported again, and a call on a
   /// branch the function's own caller picks only under the strict profile (as a ternary on a
   /// parameter is).
   public func reportPassed(
-    _ atoms: [ExprSyntax], to sink: ValueSink, message: (ExprSyntax, CallShape) -> String?,
-    fix: (ExprSyntax) -> Fix? = { _ in nil }
+    _ atoms: [ExprSyntax], to sink: ValueSink, judge: (ExprSyntax, CallShape) -> (message: String, fix: Fix?)?
   ) {
     for (atom, call) in model.argumentHandOffs(of: atoms) {
       guard options.reportsWeakEvidence || !model.isChosenByCaller(Syntax(atom)),
-        let text = message(atom, call)
+        let (message, fix) = judge(atom, call)
       else { continue }
-      report(atom, message: text, fix: fix(atom), handOff: HandOff(call: call, settledMessage: nil, sink: sink))
+      report(atom, message: message, fix: fix, handOff: HandOff(call: call, settledMessage: nil, sink: sink))
     }
   }
 

@@ -38,6 +38,8 @@ public final class ConstantResolver {
 
   private var assignmentGroups = GroupsByBinding<Assignment>()
   private var receiverCallGroups = GroupsByBinding<MemberCall>()
+  /// `isOverriddenByEveryCaller` by parameter: asked on every walk through a defaulted one.
+  private var overriddenDefaults: [SyntaxIdentifier: Bool] = [:]
 
   public init(index: SyntaxIndex) { self.index = index }
 
@@ -72,9 +74,15 @@ public final class ConstantResolver {
   /// Whether every call of a parameter's function passes that argument, and no other file can
   /// call it (`private`, `fileprivate` or local): the default is then never used.
   public func isOverriddenByEveryCaller(_ parameter: Binding) -> Bool {
-    guard parameter.kind == .parameter, parameter.initializer != nil,
-      let function = SyntaxFacts.enclosingFunction(of: parameter.node)
-    else { return false }
+    guard parameter.kind == .parameter, parameter.initializer != nil else { return false }
+    if let known = overriddenDefaults[parameter.id] { return known }
+    let overridden = everyCallerPasses(parameter)
+    overriddenDefaults[parameter.id] = overridden
+    return overridden
+  }
+
+  private func everyCallerPasses(_ parameter: Binding) -> Bool {
+    guard let function = SyntaxFacts.enclosingFunction(of: parameter.node) else { return false }
     let name = function.as(FunctionDeclSyntax.self)?.name.text ?? enclosingTypeName(of: function)
     let modifiers =
       function.as(FunctionDeclSyntax.self)?.modifiers ?? function.as(InitializerDeclSyntax.self)?.modifiers

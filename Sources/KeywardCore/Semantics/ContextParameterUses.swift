@@ -8,33 +8,40 @@ extension SemanticModel {
     var uses: [ContextParameterUse] = []
     for binding in index.bindingsByName.values.joined()
     where binding.kind == .parameter && binding.isDeclaredContext {
-      guard let parameter = binding.node.as(FunctionParameterSyntax.self),
-        let list = parameter.parent?.as(FunctionParameterListSyntax.self),
-        let function = SyntaxFacts.enclosingFunction(of: binding.node),
-        Self.hasBody(function),
-        let (name, nameToken) = Self.callableName(of: function),
-        let position = list.firstIndex(where: { $0.id == parameter.id })
-      else { continue }
+      guard let (callable, position) = callable(declaring: binding, location: location) else { continue }
       uses.append(
         ContextParameterUse(
-          name: name,
-          parameters: list.map { .init(label: $0.firstName.text, hasDefault: $0.defaultValue != nil) },
-          parameter: list.distance(from: list.startIndex, to: position), outcome: outcome(ofContextParameter: binding),
-          location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset), owner: Self.owner(of: function)))
+          name: callable.name, parameters: callable.parameters, parameter: position,
+          outcome: outcome(ofContextParameter: binding), location: callable.location, owner: callable.owner))
     }
     return uses.sorted { $0.location.start.offset < $1.location.start.offset }
   }
 
+  /// The function or initializer declaring `parameter`, as calls are matched against it, and the
+  /// parameter's position; nil for a closure's parameter or a declaration without a body.
+  func callable(declaring parameter: Binding, location: (Int) -> SourceLocation) -> (CallableShape, Int)? {
+    guard let node = parameter.node.as(FunctionParameterSyntax.self),
+      let list = node.parent?.as(FunctionParameterListSyntax.self),
+      let function = SyntaxFacts.enclosingFunction(of: parameter.node), Self.hasBody(function),
+      let (name, nameToken) = Self.callableName(of: function),
+      let position = list.firstIndex(where: { $0.id == node.id })
+    else { return nil }
+    let callable = CallableShape(
+      name: name, parameters: list.map { .init(label: $0.firstName.text, hasDefault: $0.defaultValue != nil) },
+      owner: Self.owner(of: function), location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset))
+    return (callable, list.distance(from: list.startIndex, to: position))
+  }
+
   /// A protocol's requirement has no body and says nothing about where the context goes; its
   /// conformers do.
-  static func hasBody(_ function: Syntax) -> Bool {
+  private static func hasBody(_ function: Syntax) -> Bool {
     if let declaration = function.as(FunctionDeclSyntax.self) { return declaration.body != nil }
     return function.as(InitializerDeclSyntax.self)?.body != nil
   }
 
   /// The type whose member `function` is, with the supertypes its declaration (or extension)
   /// names; nil for a free or local function.
-  static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
+  private static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
     guard let block = SyntaxFacts.memberBlock(holding: function), let type = SyntaxFacts.typeName(declaring: block),
       let group = block.parent?.asProtocol(DeclGroupSyntax.self)
     else { return nil }
@@ -53,7 +60,7 @@ extension SemanticModel {
 
   /// How calls name a function (`retrieve`) or an initializer (its type, `SecureStore`), and
   /// the token to point at.
-  static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
+  private static func callableName(of function: Syntax) -> (String, TokenSyntax)? {
     if let declaration = function.as(FunctionDeclSyntax.self) { return (declaration.name.text, declaration.name) }
     guard let initializer = function.as(InitializerDeclSyntax.self),
       let block = SyntaxFacts.memberBlock(holding: function),

@@ -57,7 +57,8 @@ extension SemanticModel {
       }
       // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
       while let (parameter, steps) = pending.popLast() {
-        guard let reach = reach(of: parameter, sink: sink, steps: steps, location: location) else { continue }
+        guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
+        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps)
         reaches.append(reach)
         for argument in resolver.arguments(passedTo: parameter) {
           let step = RelatedLocation(
@@ -97,24 +98,6 @@ extension SemanticModel {
     return found
   }
 
-  private func reach(
-    of parameter: Binding, sink: ValueSink, steps: [RelatedLocation], location: (Int) -> SourceLocation
-  )
-    -> ParameterReach?
-  {
-    guard let node = parameter.node.as(FunctionParameterSyntax.self),
-      let list = node.parent?.as(FunctionParameterListSyntax.self),
-      let function = SyntaxFacts.enclosingFunction(of: parameter.node), Self.hasBody(function),
-      let (name, nameToken) = Self.callableName(of: function),
-      let position = list.firstIndex(where: { $0.id == node.id })
-    else { return nil }
-    let callable = CallableShape(
-      name: name, parameters: list.map { .init(label: $0.firstName.text, hasDefault: $0.defaultValue != nil) },
-      owner: Self.owner(of: function), location: location(nameToken.positionAfterSkippingLeadingTrivia.utf8Offset))
-    return ParameterReach(
-      callable: callable, parameter: list.distance(from: list.startIndex, to: position), sink: sink, steps: steps)
-  }
-
   /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a
   /// ternary, parentheses or a cast), as a declaration in any file is matched against them.
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
@@ -141,8 +124,9 @@ extension SemanticModel {
     }
   }
 
-  /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, `guard`
-  /// or `switch` of the function whose condition reads a parameter (`if allowPasscode { … }`).
+  /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, a `switch`
+  /// case or a ternary branch of the function whose condition reads a parameter
+  /// (`if allowPasscode { … }`).
   /// Such code offers an option; the weakness is in the caller that picks it.
   public func isChosenByCaller(_ node: Syntax) -> Bool {
     var current = node

@@ -167,7 +167,7 @@ public struct PasscodeFallbackPolicy: Rule {
     let passed = reported.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .policy) { atom, call in
       model.policies(of: atom).first.map {
-        message($0) + " (Passed to `\(call.signature)`, which evaluates it.)"
+        (message($0) + " (Passed to `\(call.signature)`, which evaluates it.)", nil)
       }
     }
   }

@@ -340,18 +340,17 @@ public struct WeakBiometricACL: Rule {
     }
     // A weak flag passed to a function whose parameter reaches an access control.
     let passed = weak.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
-    func origins(of atom: ExprSyntax) -> [FlagOrigin] {
-      AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? "").map {
-        [FlagOrigin(flag: $0, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)]
-      } ?? []
-    }
     context.reportPassed(passed, to: .accessControlFlags) { atom, call in
-      origins(of: atom).isEmpty
-        ? nil
-        : message(for: origins(of: atom), node: atom, conditional: false)
-          + " (Passed to `\(call.signature)`, which makes it the flags of an access control.)"
-    } fix: { atom in
-      origins(of: atom).isEmpty ? nil : fix(for: origins(of: atom), node: atom, context: context)
+      guard let flag = AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? "")
+      else { return nil }
+      let origins = [
+        FlagOrigin(flag: flag, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)
+      ]
+      return (
+        message(for: origins, node: atom, conditional: false)
+          + " (Passed to `\(call.signature)`, which makes it the flags of an access control.)",
+        fix(for: origins, node: atom, context: context)
+      )
     }
   }
 

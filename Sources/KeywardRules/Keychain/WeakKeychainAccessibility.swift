@@ -367,11 +367,12 @@ public struct WeakKeychainAccessibility: Rule {
     let passed = weak.sorted().flatMap { model.index.constantReferencesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .accessibility) { atom, call in
       AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
-        message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
-          + " (Passed to `\(call.signature)`, which stores it as an item's accessibility.)"
+        (
+          message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
+            + " (Passed to `\(call.signature)`, which stores it as an item's accessibility.)",
+          fix(accessibility, node: atom, context: context)
+        )
       }
-    } fix: { atom in
-      AccessibilityClass.denoted(by: atom).flatMap { fix($0.0, node: atom, context: context) }
     }
   }
 
