@@ -122,6 +122,56 @@ import Testing
     #expect(try scan([root]) { $0.excludes = ["Pods", "Carthage"] }.skippedFolders.isEmpty)
   }
 
+  /// A library repository's own test app is a sample; the package's targets ship. An app
+  /// repository with a package beside it, or a manifest that does not say plainly where its
+  /// targets are, leaves every file app code.
+  @Test func aLibraryRepositoryShipsOnlyItsPackageTargets() throws {
+    let manifest = """
+      let package = Package(
+          name: "Vault",
+          products: [.library(name: "VaultKit", targets: ["VaultKit", "VaultUI"])],
+          targets: [
+              .target(name: "VaultKit"),
+              .target(name: "VaultUI", path: "./UI/Sources/"),
+              .testTarget(name: "VaultKitTests", dependencies: ["VaultKit"]),
+          ])
+      """
+    let library = origins(
+      try scan([
+        try tree([
+          "Package.swift": manifest, "VaultKit.podspec": "Pod::Spec.new do |s| end\n",
+          "Sources/VaultKit/Store.swift": Self.weak, "UI/Sources/Lock.swift": Self.weak,
+          "TryOut/TryOut/Settings.swift": Self.weak, "UI/Preview/Preview.swift": Self.weak,
+          "Tests/VaultKitTests/StoreTests.swift": Self.weak,
+        ])
+      ]))
+    #expect(library["Sources/VaultKit/Store.swift"] == .app && library["UI/Sources/Lock.swift"] == .app)
+    #expect(library["TryOut/TryOut/Settings.swift"] == .sample && library["UI/Preview/Preview.swift"] == .sample)
+    #expect(library["Tests/VaultKitTests/StoreTests.swift"] == .test)
+    // The layout applies below the manifest's folder only.
+    let nested = origins(
+      try scan([
+        try tree([
+          "Vendorless/Package.swift": manifest, "Vendorless/VaultKit.podspec": "",
+          "Vendorless/App/Main.swift": Self.weak, "App/Main.swift": Self.weak,
+        ])
+      ]))
+    #expect(nested["Vendorless/App/Main.swift"] == .sample && nested["App/Main.swift"] == .app)
+    // No podspec: an app repository that declares a package of its modules.
+    let app = origins(try scan([try tree(["Package.swift": manifest, "TryOut/Main.swift": Self.weak])]))
+    #expect(app["TryOut/Main.swift"] == .app)
+    // An executable product, or a path computed in code: nothing is judged by the manifest.
+    for unclear in [
+      manifest.replacingOccurrences(of: ".library(", with: ".executable("),
+      manifest.replacingOccurrences(of: "\"./UI/Sources/\"", with: "base + \"/UI\""),
+      manifest.replacingOccurrences(of: "\"./UI/Sources/\"", with: "\".\""),
+    ] {
+      let judged = origins(
+        try scan([try tree(["Package.swift": unclear, "Kit.podspec": "", "TryOut/Main.swift": Self.weak])]))
+      #expect(judged["TryOut/Main.swift"] == .app, "\(unclear)")
+    }
+  }
+
   @Test func aFileReachedThroughLinksIsScannedOnce() throws {
     let root = try tree(["Library/Sources/Keychain.swift": Self.weak, "Library/Sources/Other.swift": Self.weak])
     let manager = FileManager.default

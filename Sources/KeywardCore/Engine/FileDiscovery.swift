@@ -7,7 +7,7 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// decides, when asked.
   public init(
     absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin? = nil,
-    originIsConfigured: Bool = false
+    originIsConfigured: Bool = false, library: LibraryLayout? = nil
   ) {
     self.absolutePath = absolutePath
     self.relativePath = relativePath
@@ -15,6 +15,7 @@ public struct DiscoveredFile: Sendable, Hashable {
     self.kind = kind
     self.givenOrigin = origin
     self.originIsConfigured = originIsConfigured
+    self.library = library
   }
 
   /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
@@ -25,10 +26,18 @@ public struct DiscoveredFile: Sendable, Hashable {
   public var relativePath: String
   public var size: Int
   private var givenOrigin: CodeOrigin?
-  /// Where the file's code lives, by its path (`PathOrigin`) or the configuration's `origins`.
-  /// Worked out from the path only when asked: only files with findings ever are, and judging
-  /// every path of an app up front was a third of a scan that parses few of its files.
-  public var origin: CodeOrigin { givenOrigin ?? PathOrigin.origin(of: relativePath) }
+  /// The library repository the file lies in, whose manifest says which folders ship.
+  private var library: LibraryLayout?
+  /// Where the file's code lives, by its path (`PathOrigin`), the library it lies in, or the
+  /// configuration's `origins`. Worked out from the path only when asked: only files with
+  /// findings ever are, and judging every path of an app up front was a third of a scan that
+  /// parses few of its files.
+  public var origin: CodeOrigin {
+    if let givenOrigin { return givenOrigin }
+    let byPath = PathOrigin.origin(of: relativePath)
+    guard byPath == .app, let library else { return byPath }
+    return library.origin(ofAppFile: relativePath)
+  }
   /// Whether `origin` comes from the configuration, which overrides what the contents say.
   public var originIsConfigured: Bool
 
@@ -171,6 +180,8 @@ public struct FileDiscovery {
     var seenFiles: Set<[UInt64]> = []
     /// Whether the path named on the command line being walked lies in a dependency folder.
     var namedInDependency = false
+    /// The innermost library repository being walked (`LibraryLayout`).
+    var library: LibraryLayout?
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -201,7 +212,7 @@ public struct FileDiscovery {
       let (origin, configured) = discovery.givenOrigin(of: relative, namedInDependency: namedInDependency)
       return DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
-        originIsConfigured: configured)
+        originIsConfigured: configured, library: library)
     }
 
     /// `name` is nil for paths named on the command line; `type` is the folder listing's
@@ -282,6 +293,13 @@ public struct FileDiscovery {
       closedir(stream)
       let prefix = folder.hasSuffix("/") ? folder : folder + "/"
       let relativePrefix = relative.isEmpty || folder == discovery.root ? "" : relative + "/"
+      let outerLibrary = library
+      if let layout = LibraryLayout.read(
+        folder: folder, relativePrefix: relativePrefix, entryNames: entries.map(\.name))
+      {
+        library = layout
+      }
+      defer { library = outerLibrary }
       for entry in entries.sorted(by: { $0.name < $1.name }) {
         let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
         visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
