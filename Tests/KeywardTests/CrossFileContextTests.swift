@@ -99,6 +99,52 @@ import Testing
 
   /// A test double of the store reads no item; it never runs in the app, so it does not make
   /// the real store's answer uncertain.
+  /// A context kept in a property of a type other files read: settled when shipped code reads
+  /// that property into a Secure Enclave key, and kept (low confidence) when nothing does.
+  @Test func aContextKeptInAPropertyIsSettledWhereAnotherFileReadsIt() throws {
+    let keeper = """
+      import LocalAuthentication
+      final class Grant {
+          let context: LAContext
+          init(context: LAContext) { self.context = context }
+      }
+      actor Grants {
+          private var current: Grant?
+          func latest() -> Grant? { current }
+          func open() async throws {
+              let fresh = LAContext()
+              guard try await fresh.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Sign for a while") else { return }
+              current = Grant(context: fresh)
+          }
+      }
+      """
+    let signer = """
+      import CryptoKit
+      import LocalAuthentication
+      struct Signer {
+          let grants: Grants
+          func sign(_ message: Data, blob: Data) async throws -> Data {
+              var context: LAContext
+              if let grant = await grants.latest() { context = grant.context } else { context = LAContext() }
+              let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: context)
+              return try key.signature(for: message).rawRepresentation
+          }
+      }
+      """
+    let rules = Self.authenticationRules.union([PasscodeFallbackPolicy.metadata.id])
+    #expect(try Self.findings(["Grants.swift": keeper, "Signer.swift": signer], rules: rules).isEmpty)
+    // Read only by a test: nothing shipped settles it.
+    let inTests = try Self.findings(["Grants.swift": keeper, "Tests/SignerTests.swift": signer], rules: rules)
+    #expect(Set(inTests.map(\.ruleId)) == [EventBoundBiometricAuth.metadata.id, PasscodeFallbackPolicy.metadata.id])
+    #expect(inTests.allSatisfy { $0.confidence == .low && $0.location.path == "Grants.swift" })
+    // Another property of that name, read from a value of another type, settles nothing.
+    let otherType = signer.replacingOccurrences(
+      of: "if let grant = await grants.latest() { context = grant.context } else { context = LAContext() }",
+      with: "let session: Session = makeSession(); context = session.context")
+    #expect(otherType != signer)
+    #expect(try Self.findings(["Grants.swift": keeper, "Signer.swift": otherType], rules: rules).count == 2)
+  }
+
   @Test func aTestDoubleDoesNotUnsettleTheRealDeclaration() throws {
     let mock = """
       import LocalAuthentication

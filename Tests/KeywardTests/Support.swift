@@ -42,7 +42,7 @@ enum Scan {
     let scanner = FileScanner(rules: rules, knownRuleIDs: Set(RuleCatalog.standard.ids))
     let outcome = scanner.scan(bytes: Array(code.utf8), path: path)
     // The project step, over the one file, as a scan of a folder holding only it runs it.
-    let settled = HandOffSettler(facts: outcome.callFacts, rules: rules).settle(outcome.findings)
+    let settled = HandOffSettler(facts: outcome.facts, rules: rules).settle(outcome.findings)
     return settled.filter { $0.ruleId == rule.metadata.id }
   }
 
@@ -65,7 +65,7 @@ enum Scan {
   static func allFindings(_ code: String, path: String = "Example.swift") -> FileOutcome {
     let rules = Configuration().configuredRules(from: .standard)
     var outcome = FileScanner(rules: rules).scan(bytes: Array(code.utf8), path: path)
-    outcome.findings = HandOffSettler(facts: outcome.callFacts, rules: rules).settle(outcome.findings)
+    outcome.findings = HandOffSettler(facts: outcome.facts, rules: rules).settle(outcome.findings)
     return outcome
   }
 }

@@ -135,13 +135,13 @@ extension FileOutcome {
         }
       }
     }
-    out.array(contextUses) { out, use in
+    out.array(facts.contextUses) { out, use in
       CallableShape(name: use.name, parameters: use.parameters, owner: use.owner, location: use.location)
         .write(to: &out)
       out.int(use.parameter)
       use.outcome.write(to: &out)
     }
-    out.array(parameterReaches) { out, reach in
+    out.array(facts.parameterReaches) { out, reach in
       reach.callable.write(to: &out)
       out.int(reach.parameter)
       out.string(reach.sink.rawValue)
@@ -149,6 +149,11 @@ extension FileOutcome {
         out.string(step.message)
         step.location.write(to: &out)
       }
+    }
+    out.array(facts.contextPropertyReads) { out, read in
+      out.string(read.name)
+      out.optional(read.receiverType) { $0.string($1) }
+      read.location.write(to: &out)
     }
   }
 
@@ -188,9 +193,15 @@ extension FileOutcome {
           RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
         })
     }
+    let contextPropertyReads = try reader.array { (reader) throws(CacheFormatError) in
+      ContextPropertyRead(
+        name: try reader.string(), receiverType: try reader.optionalString(),
+        location: try SourceLocation(from: &reader))
+    }
     self.init(
-      findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses,
-      parameterReaches: parameterReaches)
+      findings: findings, issues: issues, parsed: parsed, binaries: binaries,
+      facts: CallFacts(
+        contextUses: contextUses, parameterReaches: parameterReaches, contextPropertyReads: contextPropertyReads))
   }
 }
 
@@ -290,6 +301,7 @@ extension Finding {
       handOff.call.write(to: &out)
       out.optional(handOff.settledMessage) { $0.string($1) }
       out.optional(handOff.sink) { $0.string($1.rawValue) }
+      out.bool(handOff.isPropertyRead)
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -319,7 +331,8 @@ extension Finding {
       handOff: try reader.optional { (reader) throws(CacheFormatError) in
         HandOff(
           call: try CallShape(from: &reader), settledMessage: try reader.optionalString(),
-          sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) })
+          sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
+          isPropertyRead: try reader.bool())
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

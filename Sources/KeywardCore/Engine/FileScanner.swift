@@ -10,30 +10,23 @@ public struct FileOutcome: Sendable, Codable {
   public var parsed = false
   /// For a built app: what it links and contains.
   public var binaries: [BinarySummary] = []
-  /// What the file's functions do with `LAContext` parameters, for settling findings of other
-  /// files that hand their context to them.
-  public var contextUses: [ContextParameterUse] = []
-  /// Which parameters of the file's functions reach a sink, for settling findings of values
-  /// passed to them.
-  public var parameterReaches: [ParameterReach] = []
+  /// What the file's functions do with what callers pass them, and which properties of other
+  /// files' types it reads into the keychain: the facts other files' findings are settled with.
+  public var facts = CallFacts()
 
   public init(
     findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
-    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = []
+    facts: CallFacts = CallFacts()
   ) {
     self.findings = findings
     self.issues = issues
     self.parsed = parsed
     self.binaries = binaries
-    self.contextUses = contextUses
-    self.parameterReaches = parameterReaches
+    self.facts = facts
   }
 
   /// Whether a finding waits for other files to be settled (`HandOff`).
   var hasUnsettledFindings: Bool { findings.contains { $0.handOff != nil } }
-
-  /// What other files' findings may need of this file.
-  public var callFacts: CallFacts { CallFacts(contextUses: contextUses, parameterReaches: parameterReaches) }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
@@ -157,7 +150,7 @@ public struct FileScanner: Sendable {
       let bytes = try? FileBytes.read(file.absolutePath)
     else { return CallFacts() }
     if let known = cache?.outcome(forKey: ScanCache.key(path: file.relativePath, bytes: bytes)) {
-      return known.callFacts
+      return known.facts
     }
     let found = tokenSearch.found(in: bytes)
     let takesContexts = contextToken.map(found.contains) == true
@@ -184,7 +177,8 @@ public struct FileScanner: Sendable {
   ) -> CallFacts {
     CallFacts(
       contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
-      parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location))
+      parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location),
+      contextPropertyReads: takesContexts ? model.boundContextPropertyReads(location: location) : [])
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.
@@ -244,10 +238,8 @@ public struct FileScanner: Sendable {
           $0, origin: ContentOrigin.origin(of: tree, bytes: bytes),
           condition: SwiftBuildConditions(tree: tree).condition(at:))
       }
-      let facts = Self.callFacts(
+      outcome.facts = Self.callFacts(
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })
-      outcome.contextUses = facts.contextUses
-      outcome.parameterReaches = facts.parameterReaches
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)

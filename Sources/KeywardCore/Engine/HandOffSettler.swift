@@ -4,6 +4,9 @@
 /// A weak value passed as an argument stands where some function the call may mean passes that
 /// parameter to the sink (with the path there as related locations), and is dropped otherwise.
 ///
+/// For an `LAContext` kept in a property other files read, a finding is dropped when shipped
+/// code reads that property into a protected keychain item or key, and stays as it was otherwise.
+///
 /// For an `LAContext`, a finding is dropped when every function the call may mean reaches a protected keychain item
 /// (the authentication is keychain-bound after all); it gets its rule's own confidence and a
 /// message saying where the context went when none of them does; otherwise (no such function in
@@ -11,11 +14,13 @@
 public struct HandOffSettler {
   private let usesByName: [String: [ContextParameterUse]]
   private let reachesByName: [String: [ParameterReach]]
+  private let propertyReadsByName: [String: [ContextPropertyRead]]
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
+    propertyReadsByName = Dictionary(grouping: facts.contextPropertyReads, by: \.name)
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -43,6 +48,7 @@ public struct HandOffSettler {
       var settled = finding
       settled.handOff = nil
       if let sink = handOff.sink { return settle(settled, passedBy: handOff.call, to: sink) }
+      if handOff.isPropertyRead { return isReadIntoProtectedItem(handOff.call) ? nil : settled }
       let chain: [ContextParameterUse]
       let ending: String
       switch verdict(for: handOff.call, depth: 0) {
@@ -81,6 +87,15 @@ public struct HandOffSettler {
       ]
       + reach.steps + finding.related
     return settled
+  }
+
+  /// Whether shipped code reads the property `shape` names (of its type, where the reading file
+  /// knows the type) into a protected keychain item or a Secure Enclave key.
+  private func isReadIntoProtectedItem(_ shape: CallShape) -> Bool {
+    (propertyReadsByName[shape.name] ?? []).contains { read in
+      (read.receiverType == nil || read.receiverType == shape.receiverType)
+        && PathOrigin.origin(of: read.location.path) == .app
+    }
   }
 
   /// The declarations a call may mean, without test doubles when app code declares it too: a

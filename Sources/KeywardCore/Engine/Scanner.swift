@@ -142,7 +142,7 @@ public struct Scanner: Sendable {
     if partial {
       facts = Self.callFacts(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
     } else {
-      for outcome in byFile { if let outcome { facts.append(outcome.callFacts) } }
+      for outcome in byFile { if let outcome { facts.append(outcome.facts) } }
     }
     let settler = HandOffSettler(facts: facts, rules: rules)
     var findings: [Finding] = []
@@ -197,7 +197,7 @@ public struct Scanner: Sendable {
     var facts = CallFacts()
     for file in discovered {
       if let index = selectedIndex[file.relativePath] {
-        if let outcome = outcomes[index] { facts.append(outcome.callFacts) }
+        if let outcome = outcomes[index] { facts.append(outcome.facts) }
       } else if let read = readByPath.removeValue(forKey: file.relativePath) {
         facts.append(read)
       }

@@ -37,7 +37,7 @@ public struct FixApplier: Sendable {
     var outcome = scanner.scan(bytes: original, path: path)
     // A value passed to a function is fixed only where this file shows that it takes effect;
     // calls into other files are left alone.
-    outcome.findings = HandOffSettler(facts: outcome.callFacts, rules: scanner.rules).settle(outcome.findings)
+    outcome.findings = HandOffSettler(facts: outcome.facts, rules: scanner.rules).settle(outcome.findings)
     if let problem = outcome.issues.first {
       return FileFix(path: path, status: .skipped(reason: "not fixed: \(problem.message)"), diff: "")
     }

@@ -118,11 +118,33 @@ public struct HandOff: Sendable, Hashable {
   /// For a value handed to a parameter: what the parameter must reach for the finding to stand.
   /// A finding whose parameter reaches no such sink anywhere in the scan is dropped.
   public var sink: ValueSink?
+  /// For an `LAContext` kept in a stored property other files can read: `call` names the
+  /// property (`name`) and its type (`receiverType`), and has no arguments. The finding is
+  /// dropped when another file reads that property into a protected keychain item or key.
+  public var isPropertyRead: Bool
 
-  public init(call: CallShape, settledMessage: String?, sink: ValueSink? = nil) {
+  public init(call: CallShape, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false) {
     self.call = call
     self.settledMessage = settledMessage
     self.sink = sink
+    self.isPropertyRead = isPropertyRead
+  }
+}
+
+/// A stored property of a type another file declares, read in this file and carried as the
+/// authentication context into a keychain item protected by an access control, or a Secure
+/// Enclave key (`existing.context` passed as `authenticationContext:`): it settles findings of
+/// the file that keeps an evaluated `LAContext` there.
+public struct ContextPropertyRead: Sendable, Hashable, Codable {
+  public var name: String
+  /// The type of the value read from, when this file declares it.
+  public var receiverType: String?
+  public var location: SourceLocation
+
+  public init(name: String, receiverType: String?, location: SourceLocation) {
+    self.name = name
+    self.receiverType = receiverType
+    self.location = location
   }
 }
 
@@ -235,17 +257,23 @@ public struct CallableShape: Sendable, Hashable, Codable {
 
 /// What one file's functions do with what callers pass them: the facts other files' findings
 /// are settled with once every file is scanned.
-public struct CallFacts: Sendable {
+public struct CallFacts: Sendable, Codable {
   public var contextUses: [ContextParameterUse]
   public var parameterReaches: [ParameterReach]
+  public var contextPropertyReads: [ContextPropertyRead]
 
-  public init(contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = []) {
+  public init(
+    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
+    contextPropertyReads: [ContextPropertyRead] = []
+  ) {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
+    self.contextPropertyReads = contextPropertyReads
   }
 
   public mutating func append(_ other: CallFacts) {
     contextUses += other.contextUses
     parameterReaches += other.parameterReaches
+    contextPropertyReads += other.contextPropertyReads
   }
 }

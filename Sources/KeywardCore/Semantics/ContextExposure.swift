@@ -35,6 +35,41 @@ extension SemanticModel {
     return nil
   }
 
+  /// What a finding about `evaluation` waits on in other files: the function its context is
+  /// handed to, or the property other files can read it from; nil when this file settles it.
+  public func pendingHandOff(of evaluation: PolicyEvaluation) -> HandOff? {
+    switch binding(of: evaluation) {
+    case .handedOff(let site): HandOff(call: site.contextCall, settledMessage: nil)
+    case .eventBound: exposingProperty(of: evaluation).map(handOff(keptIn:))
+    case .keychainBound, .contextToUnprotectedItems: nil
+    }
+  }
+
+  /// The hand-off of a finding whose evaluated context is kept in `property` (see
+  /// `exposingProperty(of:)`): settled by another file reading the property into a protected
+  /// keychain item or key (`boundContextPropertyReads`).
+  public func handOff(keptIn property: Binding) -> HandOff {
+    let owner = SyntaxFacts.memberBlock(declaring: property.node).flatMap(SyntaxFacts.typeName(declaring:))
+    return HandOff(
+      call: CallShape(name: property.name, labels: [], argument: -1, receiverType: owner), settledMessage: nil,
+      isPropertyRead: true)
+  }
+
+  /// Properties of values of other files' types that this file reads and carries, as the
+  /// authentication context, to a Secure Enclave key or to a keychain query for items protected
+  /// by an access control (as `classify(contexts:)` judges a binding): where another file's
+  /// kept context is used.
+  public func boundContextPropertyReads(location: (Int) -> SourceLocation) -> [ContextPropertyRead] {
+    var reads = enclaveKeyContextFlow.propertyReads
+    if !storesItemsWithoutAccessControl { reads += contextFlow.propertyReads }
+    if givesWrapperAnAccessControl { reads += wrapperContextFlow.propertyReads }
+    return reads.map { read in
+      ContextPropertyRead(
+        name: read.declName.baseName.text, receiverType: read.base.flatMap(typeName(ofReceiver:)),
+        location: location(read.declName.positionAfterSkippingLeadingTrivia.utf8Offset))
+    }
+  }
+
   private static func isReadableElsewhere(_ property: Binding) -> Bool {
     guard let declaration = property.node.parent?.parent?.as(VariableDeclSyntax.self) else { return false }
     return !declaration.modifiers.contains {

@@ -7,12 +7,22 @@ import SwiftSyntax
 /// what the function returns).
 public struct AuthenticationContextFlow {
   public private(set) var reachingBindings: Set<SyntaxIdentifier> = []
+  /// Properties of other files' types read here into the keychain (`existing.context`, where
+  /// `existing` is of a type this file does not declare): a context kept there by another file
+  /// reaches the keychain through them.
+  public private(set) var propertyReads: [MemberAccessExprSyntax] = []
 
   /// - Parameter contexts: the expressions the keychain takes as its authentication context.
   init(contexts: [ExprSyntax], model: SemanticModel) {
     var worklist: [Binding] = []
     func add(_ expression: ExprSyntax) {
-      for binding in model.bindingsNamed(by: expression) where reachingBindings.insert(binding.id).inserted {
+      let bindings = model.bindingsNamed(by: expression)
+      if bindings.isEmpty, let read = SequenceShape.unwrapCasts(expression).as(MemberAccessExprSyntax.self),
+        read.base != nil
+      {
+        propertyReads.append(read)
+      }
+      for binding in bindings where reachingBindings.insert(binding.id).inserted {
         worklist.append(binding)
       }
     }

@@ -82,7 +82,13 @@ extension SemanticModel {
   /// for `self`, a name's declared type or the type it is initialized with (`= SecureStore()`),
   /// or a type named directly (a static method).
   func receiverType(of call: FunctionCallExprSyntax) -> String? {
-    guard var receiver = SyntaxFacts.receiver(of: call) else { return nil }
+    SyntaxFacts.receiver(of: call).flatMap(typeName(ofReceiver:))
+  }
+
+  /// The type of `receiver` in `receiver.member`, as far as this file declares it (see
+  /// `receiverType(of:)`).
+  func typeName(ofReceiver receiver: ExprSyntax) -> String? {
+    var receiver = receiver
     while true {
       if let chained = receiver.as(OptionalChainingExprSyntax.self) {
         receiver = chained.expression

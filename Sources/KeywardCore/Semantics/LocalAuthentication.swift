@@ -31,6 +31,10 @@ public struct PolicyEvaluation {
   public var policies: [LAPolicyCase]
   /// The reply closure, trailing or as `reply:`; nil for the `async` form.
   public var reply: ClosureExprSyntax?
+  /// Whether this is the body of an overload (`extension LAContext { func evaluatePolicy(_:
+  /// localizedReason:) -> Promise<Void> }` evaluating `self`): each call of the overload is an
+  /// evaluation in its own right, judged there with the context and policy its caller gives.
+  public var isOverloadBody = false
 
   /// Whether the reply names neither `success` nor `error` (`{ _, _ in ... }`): its body runs
   /// whatever the outcome, so the result guards nothing.
@@ -57,10 +61,27 @@ extension SemanticModel {
       let policy = SyntaxFacts.argument(call, at: 0)
       let reply =
         call.trailingClosure ?? SyntaxFacts.argument(call, labeled: "reply").flatMap { $0.as(ClosureExprSyntax.self) }
+      let receiver = SyntaxFacts.receiver(of: call)
       return PolicyEvaluation(
-        call: call, receiver: SyntaxFacts.receiver(of: call), policyExpression: policy,
-        policies: policy.map(policies(of:)) ?? [], reply: reply)
+        call: call, receiver: receiver, policyExpression: policy,
+        policies: policy.map(policies(of:)) ?? [], reply: reply,
+        isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)))
     }
+  }
+
+  /// Whether `call` evaluates `self` (or an implicit receiver) inside a method named
+  /// `evaluatePolicy` of an extension of `LAContext`.
+  private static func isOverloadOfEvaluatePolicy(evaluating receiver: ExprSyntax?, in call: Syntax) -> Bool {
+    if let receiver, receiver.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind != .keyword(.self) {
+      return false
+    }
+    guard let function = SyntaxFacts.functionDeclaration(holding: call),
+      function.name.text == "evaluatePolicy",
+      let block = SyntaxFacts.memberBlock(holding: Syntax(function)),
+      block.parent?.is(ExtensionDeclSyntax.self) == true,
+      SyntaxFacts.typeName(declaring: block) == Binding.contextTypeName
+    else { return false }
+    return true
   }
 
   /// The `LAPolicy` cases an expression may denote: `.deviceOwnerAuthentication`,

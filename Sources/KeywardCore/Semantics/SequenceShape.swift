@@ -25,6 +25,8 @@ public enum SequenceShape {
         current = tryExpression.expression
       } else if let awaitExpression = current.as(AwaitExprSyntax.self) {
         current = awaitExpression.expression
+      } else if let unsafeExpression = current.as(UnsafeExprSyntax.self) {
+        current = unsafeExpression.expression
       } else if let forced = current.as(ForceUnwrapExprSyntax.self) {
         current = forced.expression
       } else if let chained = current.as(OptionalChainingExprSyntax.self) {

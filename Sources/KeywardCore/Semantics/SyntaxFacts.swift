@@ -131,6 +131,17 @@ public enum SyntaxFacts {
     return nil
   }
 
+  /// The function declaration whose body holds `node`, through closures; nil outside any.
+  public static func functionDeclaration(holding node: Syntax) -> FunctionDeclSyntax? {
+    var current = node.parent
+    while let candidate = current {
+      if let function = candidate.as(FunctionDeclSyntax.self) { return function }
+      if candidate.is(MemberBlockSyntax.self) { return nil }
+      current = candidate.parent
+    }
+    return nil
+  }
+
   /// Where a name bound by `if let` / `guard let` / `while let` is visible.
   public static func scope(ofConditionBinding node: OptionalBindingConditionSyntax) -> SyntaxIdentifier? {
     var current = node.parent

@@ -93,9 +93,8 @@ public struct EnrollmentChangeUnchecked: Rule {
     else { return }
     for evaluation in model.policyEvaluations
     where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult {
-      let binding = model.binding(of: evaluation)
-      if binding == .keychainBound { continue }
-      let handOff = binding.handOff
+      if model.binding(of: evaluation) == .keychainBound { continue }
+      let handOff = model.pendingHandOff(of: evaluation)
       let range = evaluation.reportRange
       context.report(
         start: range.start, end: range.end,
@@ -103,8 +102,7 @@ public struct EnrollmentChangeUnchecked: Rule {
           "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
         // A context handed to code in another file may reach such an item there; the scan
         // of that file settles it.
-        confidence: handOff == nil ? nil : .low,
-        handOff: handOff.map { HandOff(call: $0.contextCall, settledMessage: nil) })
+        confidence: handOff == nil ? nil : .low, handOff: handOff)
     }
   }
 }

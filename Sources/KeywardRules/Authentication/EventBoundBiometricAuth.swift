@@ -21,9 +21,10 @@ public struct EventBoundBiometricAuth: Rule {
       or opens a CryptoKit Secure Enclave key (`authenticationContext:`), it is keychain-bound and \
       not reported. Reading items added without an access control is still event-bound. A \
       context handed to a function another file declares (matched by name, labels and, where \
-      known, the receiver's type) is followed there after the scan: no finding when it reads a \
-      protected item, a finding saying where it went when not, and low confidence when no \
-      scanned file settles it, or when the context is kept in a property other files can read.
+      known, receiver type) is followed there after the scan: no finding when it reads a \
+      protected item, a finding saying where it went when not, low confidence when no \
+      scanned file settles it, or when the context is kept in a property other files can read \
+      and none reads it into a protected item or key.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -162,6 +163,21 @@ public struct EventBoundBiometricAuth: Rule {
           _ = try await LARightStore.shared.saveRight(right, identifier: "secret", secret: data)
       }
       """,
+      // An overload of `evaluatePolicy` is judged where it is called, with that caller's context.
+      """
+      extension LAContext {
+          func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) -> Task<Bool, Error> {
+              Task { try await self.evaluatePolicy(policy, localizedReason: localizedReason) }
+          }
+          func unlockPrompt() async throws -> Bool {
+              try await ↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+          }
+      }
+      func openVault(_ context: LAContext) async throws {
+          guard try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open").value else { return }
+          vault.isLocked = false
+      }
+      """,
       // Kept for other files in a property they can read (reported at low confidence).
       """
       final class GrantedSession {
@@ -263,6 +279,32 @@ public struct EventBoundBiometricAuth: Rule {
       let available = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
       """,
       "context.evaluateAccessControl(access, operation: .useItem, localizedReason: \"Sign\") { ok, _ in }",
+      // The overload's body evaluates its caller's context; the caller binds it to a protected item.
+      """
+      extension LAContext {
+          func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) -> Task<Bool, Error> {
+              Task { try await self.evaluatePolicy(policy, localizedReason: localizedReason) }
+          }
+      }
+      final class VaultUnlock {
+          private let context = LAContext()
+          func unlock() async throws -> Data? {
+              guard try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock").value else { return nil }
+              return try password()
+          }
+          private func password() throws -> Data? {
+              let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecReturnData: true,
+                                            kSecUseAuthenticationContext: context]
+              var result: AnyObject?
+              SecItemCopyMatching(query as CFDictionary, &result)
+              return result as? Data
+          }
+          func save(_ secret: Data) {
+              let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)!
+              SecItemAdd([kSecClass: kSecClassGenericPassword, kSecValueData: secret, kSecAttrAccessControl: access] as CFDictionary, nil)
+          }
+      }
+      """,
       """
       func sign(_ message: Data, blob: Data) async throws -> Data {
           let context = LAContext()
@@ -280,7 +322,7 @@ public struct EventBoundBiometricAuth: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges it).
-    for evaluation in model.policyEvaluations where !evaluation.replyIgnoresResult {
+    for evaluation in model.policyEvaluations where !evaluation.replyIgnoresResult && !evaluation.isOverloadBody {
       let range = evaluation.reportRange
       let message: String
       switch model.binding(of: evaluation) {
@@ -307,7 +349,7 @@ public struct EventBoundBiometricAuth: Rule {
             start: range.start, end: range.end,
             message:
               "This context is kept in `\(property.name)`, a property code outside this file can read, so Keyward cannot see whether it reaches a keychain query or a Secure Enclave key. If it is used as `kSecUseAuthenticationContext` for an item protected by an access control (`.biometryCurrentSet`), or as a CryptoKit key's `authenticationContext`, the authentication is bound: suppress this finding and say so. If not, only the boolean result of `evaluatePolicy` guards what follows, and a hooked call unlocks it.",
-            confidence: .low)
+            confidence: .low, handOff: model.handOff(keptIn: property))
           continue
         }
         message = evaluation.policies.contains(where: { $0.rawValue == 2 }) ? passcodeMessage : settledMessage

@@ -16,7 +16,9 @@ public struct PasscodeFallbackPolicy: Rule {
       companion policies accept a nearby device. For a sensitive transaction this makes the \
       passcode, which is easier to observe than a face or finger, enough. \
       `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
-      is good practice (MASTG-TEST-0248) and is never reported.
+      is good practice (MASTG-TEST-0248) and is never reported, nor is an evaluation whose \
+      context then reads an item protected by an access control or opens a Secure Enclave \
+      key: that access control decides what unlocks it.
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
@@ -100,6 +102,16 @@ public struct PasscodeFallbackPolicy: Rule {
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
     ],
     clean: [
+      // The context then opens a Secure Enclave key: the key's access control decides what
+      // unlocks it, not this policy.
+      """
+      func sign(_ message: Data, blob: Data) async throws -> Data {
+          let context = LAContext()
+          guard try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Sign") else { throw CancellationError() }
+          let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: context)
+          return try key.signature(for: message).rawRepresentation
+      }
+      """,
       // The function's caller picks the passcode option (reported under strict).
       """
       struct Gate {
@@ -147,11 +159,18 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let valueSinks: [ValueSink] = [.policy]
 
+  public static let followsContextsAcrossFiles = true
+
   public static func check(_ context: RuleContext) {
     let reported = Set(context.options.strings("fallbackPolicies"))
     let model = context.model
     for evaluation in model.policyEvaluations {
-      guard let argument = evaluation.policyExpression else { continue }
+      // A context bound to a protected item or key: the item's access control, not this policy,
+      // decides what unlocks it (`swift.weak_biometric_acl` judges that).
+      guard let argument = evaluation.policyExpression, model.binding(of: evaluation) != .keychainBound else {
+        continue
+      }
+      let handOff = model.pendingHandOff(of: evaluation)
       for value in model.resolver.values(of: argument) {
         // A policy the caller picks (`allowPasscode ? .deviceOwnerAuthentication : ...`) is an
         // option this code offers; the caller's choice is the finding (strict reports both).
@@ -159,8 +178,9 @@ public struct PasscodeFallbackPolicy: Rule {
           !value.chosenByCaller || context.options.reportsWeakEvidence
         else { continue }
         context.report(
-          value.expression, message: message(policy), confidence: value.isConditional ? .medium : nil,
-          related: value.reachedThroughName ? [(context.offset(of: argument), "evaluated here")] : [])
+          value.expression, message: message(policy),
+          confidence: handOff != nil ? .low : value.isConditional ? .medium : nil,
+          related: value.reachedThroughName ? [(context.offset(of: argument), "evaluated here")] : [], handOff: handOff)
       }
     }
     // A fallback policy passed to a function whose parameter reaches `evaluatePolicy`.

@@ -173,7 +173,7 @@ final class BiometricStorageManager {
 
     private func fallbackToDevicePasscode<T: Codable>(_ type: T.Type, forKey key: String, reason: String) async throws -> T? {
         let context = LAContext()
-        let _ = try await context.evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: reason)
+        let _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: reason)
         guard let data = try biometricKeychain.retrieve(forKey: key, context: context) else {
             return nil
         }
