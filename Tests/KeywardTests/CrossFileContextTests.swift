@@ -72,16 +72,19 @@ import Testing
 
   /// The findings of `rules` from scanning `files`, through the CLI (streamed, cold and warm
   /// cache) and through the scanner (held): the three must agree.
-  static func findings(_ files: [String: String], rules: Set<String>) throws -> [Finding] {
+  static func findings(_ files: [String: String], rules: Set<String>, profile: Profile = .standard) throws
+    -> [Finding]
+  {
     let root = try Paths.tree(files)
     let cache = root.appendingPathComponent("cache").path
     let arguments = [
       "scan", root.path, "--format", "json", "--cache", cache, "--exclude", "cache", "--fail-on", "none",
+      "--profile", profile.rawValue,
     ]
     let cold = KeywardCLI.run(arguments).output.standardOutput
     let warm = KeywardCLI.run(arguments).output.standardOutput
     #expect(warm == cold)
-    let scanner = Scanner(rules: Configuration().configuredRules(from: .standard))
+    let scanner = Scanner(rules: Configuration(profile: profile).configuredRules(from: .standard))
     let direct = try scanner.scan(ScanRequest(paths: [root.path], excludes: ["cache"])).findings
     let reported = try JSONDecoder().decode(Report.self, from: Data(cold.utf8)).findings
     #expect(reported == direct)
@@ -97,8 +100,6 @@ import Testing
     #expect(found.isEmpty)
   }
 
-  /// A test double of the store reads no item; it never runs in the app, so it does not make
-  /// the real store's answer uncertain.
   /// A context kept in a property of a type other files read: settled when shipped code reads
   /// that property into a Secure Enclave key, and kept (low confidence) when nothing does.
   @Test func aContextKeptInAPropertyIsSettledWhereAnotherFileReadsIt() throws {
@@ -145,6 +146,38 @@ import Testing
     #expect(try Self.findings(["Grants.swift": keeper, "Signer.swift": otherType], rules: rules).count == 2)
   }
 
+  /// An app that compares the domain state in one file: its gates elsewhere are not reported
+  /// as unchecked, except under strict; a test or an unrelated property of that name is no check.
+  @Test func anEnrollmentCheckInAnotherFileCoversTheGates() throws {
+    let gate = """
+      import LocalAuthentication
+      func unlock(_ done: @escaping (Bool) -> Void) {
+          let context = LAContext()
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in done(ok) }
+      }
+      """
+    let check = """
+      import LocalAuthentication
+      struct EnrollmentWatch {
+          let saved: Data?
+          func isIntact(_ context: LAContext) -> Bool { context.evaluatedPolicyDomainState == saved }
+      }
+      """
+    let rules: Set<String> = [EnrollmentChangeUnchecked.metadata.id]
+    #expect(try Self.findings(["Gate.swift": gate, "Watch.swift": check], rules: rules).isEmpty)
+    #expect(try Self.findings(["Gate.swift": gate, "Tests/WatchTests.swift": check], rules: rules).count == 1)
+    let unrelated = """
+      import LocalAuthentication
+      struct Settings { var evaluatedPolicyDomainState: Data? }
+      func reset(_ settings: inout Settings, context: LAContext) { settings.evaluatedPolicyDomainState = nil }
+      """
+    #expect(try Self.findings(["Gate.swift": gate, "Settings.swift": unrelated], rules: rules).count == 1)
+    let strict = try Self.findings(["Gate.swift": gate, "Watch.swift": check], rules: rules, profile: .strict)
+    #expect(strict.map(\.location.path) == ["Gate.swift"])
+  }
+
+  /// A test double of the store reads no item; it never runs in the app, so it does not make
+  /// the real store's answer uncertain.
   @Test func aTestDoubleDoesNotUnsettleTheRealDeclaration() throws {
     let mock = """
       import LocalAuthentication

@@ -155,6 +155,7 @@ extension FileOutcome {
       out.optional(read.receiverType) { $0.string($1) }
       read.location.write(to: &out)
     }
+    out.array(facts.enrollmentChecks) { $1.write(to: &$0) }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
@@ -198,10 +199,12 @@ extension FileOutcome {
         name: try reader.string(), receiverType: try reader.optionalString(),
         location: try SourceLocation(from: &reader))
     }
+    let enrollmentChecks = try reader.array { (reader) throws(CacheFormatError) in try SourceLocation(from: &reader) }
     self.init(
       findings: findings, issues: issues, parsed: parsed, binaries: binaries,
       facts: CallFacts(
-        contextUses: contextUses, parameterReaches: parameterReaches, contextPropertyReads: contextPropertyReads))
+        contextUses: contextUses, parameterReaches: parameterReaches, contextPropertyReads: contextPropertyReads,
+        enrollmentChecks: enrollmentChecks))
   }
 }
 
@@ -298,10 +301,11 @@ extension Finding {
       related.location.write(to: &out)
     }
     out.optional(handOff) { out, handOff in
-      handOff.call.write(to: &out)
+      out.optional(handOff.call) { $1.write(to: &$0) }
       out.optional(handOff.settledMessage) { $0.string($1) }
       out.optional(handOff.sink) { $0.string($1.rawValue) }
       out.bool(handOff.isPropertyRead)
+      out.bool(handOff.unlessEnrollmentIsChecked)
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -330,9 +334,10 @@ extension Finding {
       },
       handOff: try reader.optional { (reader) throws(CacheFormatError) in
         HandOff(
-          call: try CallShape(from: &reader), settledMessage: try reader.optionalString(),
+          call: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) },
+          settledMessage: try reader.optionalString(),
           sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
-          isPropertyRead: try reader.bool())
+          isPropertyRead: try reader.bool(), unlessEnrollmentIsChecked: try reader.bool())
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

@@ -178,7 +178,8 @@ public struct FileScanner: Sendable {
     CallFacts(
       contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
       parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location),
-      contextPropertyReads: takesContexts ? model.boundContextPropertyReads(location: location) : [])
+      contextPropertyReads: takesContexts ? model.boundContextPropertyReads(location: location) : [],
+      enrollmentChecks: takesContexts ? model.enrollmentChecks(location: location) : [])
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.

@@ -15,12 +15,15 @@ public struct HandOffSettler {
   private let usesByName: [String: [ContextParameterUse]]
   private let reachesByName: [String: [ParameterReach]]
   private let propertyReadsByName: [String: [ContextPropertyRead]]
+  /// Whether shipped code reads an `LAContext`'s domain state somewhere in the scan.
+  private let checksEnrollment: Bool
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     propertyReadsByName = Dictionary(grouping: facts.contextPropertyReads, by: \.name)
+    checksEnrollment = facts.enrollmentChecks.contains { PathOrigin.origin(of: $0.path) == .app }
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -47,11 +50,13 @@ public struct HandOffSettler {
       guard let handOff = finding.handOff else { return finding }
       var settled = finding
       settled.handOff = nil
-      if let sink = handOff.sink { return settle(settled, passedBy: handOff.call, to: sink) }
-      if handOff.isPropertyRead { return isReadIntoProtectedItem(handOff.call) ? nil : settled }
+      if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
+      guard let call = handOff.call else { return settled }
+      if let sink = handOff.sink { return settle(settled, passedBy: call, to: sink) }
+      if handOff.isPropertyRead { return isReadIntoProtectedItem(call) ? nil : settled }
       let chain: [ContextParameterUse]
       let ending: String
-      switch verdict(for: handOff.call, depth: 0) {
+      switch verdict(for: call, depth: 0) {
       case .keychainBound: return nil
       case .unsettled: return settled
       case .unprotected(let through):

@@ -111,7 +111,8 @@ public struct ContextParameterUse: Sendable, Hashable, Codable {
 /// the other files can settle it: an `LAContext` (`EvaluationBinding.handedOff`), or a weak
 /// setting passed as an argument (`sink` set), which counts only where the parameter reaches it.
 public struct HandOff: Sendable, Hashable {
-  public var call: CallShape
+  /// Nil for a finding that waits only on what the whole scan holds (`unlessEnrollmentIsChecked`).
+  public var call: CallShape?
   /// The message once it is known the context does not unlock a protected item, after a
   /// sentence saying where it went; nil keeps the message.
   public var settledMessage: String?
@@ -122,12 +123,20 @@ public struct HandOff: Sendable, Hashable {
   /// property (`name`) and its type (`receiverType`), and has no arguments. The finding is
   /// dropped when another file reads that property into a protected keychain item or key.
   public var isPropertyRead: Bool
+  /// Dropped when shipped code anywhere in the scan reads an `LAContext`'s domain state
+  /// (`CallFacts.enrollmentChecks`): the app checks for new enrollments, in a place a
+  /// finding about this gate cannot tie to it.
+  public var unlessEnrollmentIsChecked: Bool
 
-  public init(call: CallShape, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false) {
+  public init(
+    call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
+    unlessEnrollmentIsChecked: Bool = false
+  ) {
     self.call = call
     self.settledMessage = settledMessage
     self.sink = sink
     self.isPropertyRead = isPropertyRead
+    self.unlessEnrollmentIsChecked = unlessEnrollmentIsChecked
   }
 }
 
@@ -261,19 +270,23 @@ public struct CallFacts: Sendable, Codable {
   public var contextUses: [ContextParameterUse]
   public var parameterReaches: [ParameterReach]
   public var contextPropertyReads: [ContextPropertyRead]
+  /// Where the file reads an `LAContext`'s `evaluatedPolicyDomainState` or `domainState`.
+  public var enrollmentChecks: [SourceLocation]
 
   public init(
     contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
-    contextPropertyReads: [ContextPropertyRead] = []
+    contextPropertyReads: [ContextPropertyRead] = [], enrollmentChecks: [SourceLocation] = []
   ) {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
     self.contextPropertyReads = contextPropertyReads
+    self.enrollmentChecks = enrollmentChecks
   }
 
   public mutating func append(_ other: CallFacts) {
     contextUses += other.contextUses
     parameterReaches += other.parameterReaches
     contextPropertyReads += other.contextPropertyReads
+    enrollmentChecks += other.enrollmentChecks
   }
 }

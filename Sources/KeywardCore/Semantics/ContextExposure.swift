@@ -70,6 +70,14 @@ extension SemanticModel {
     }
   }
 
+  /// Where this file reads an `LAContext`'s `evaluatedPolicyDomainState` or `domainState` (not
+  /// a property of that name on a value known to be something else): an enrollment check.
+  public func enrollmentChecks(location: (Int) -> SourceLocation) -> [SourceLocation] {
+    ["evaluatedPolicyDomainState", "domainState"].flatMap { index.memberAccessesByName[$0] ?? [] }
+      .filter { read in read.base.map { denotesContext($0) != false } ?? false }
+      .map { location($0.declName.positionAfterSkippingLeadingTrivia.utf8Offset) }
+  }
+
   private static func isReadableElsewhere(_ property: Binding) -> Bool {
     guard let declaration = property.node.parent?.parent?.as(VariableDeclSyntax.self) else { return false }
     return !declaration.modifiers.contains {

@@ -16,7 +16,8 @@ public struct EnrollmentChangeUnchecked: Rule {
       Apps that gate with LocalAuthentication should compare `evaluatedPolicyDomainState` (or, \
       from iOS 18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask \
       for the full login when it changed. Reported when the file evaluates a biometric policy \
-      without a keychain binding and never reads either property.
+      without a keychain binding and never reads either property, and (except under the strict \
+      profile) no other shipped file of the scan reads them either.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
@@ -94,7 +95,13 @@ public struct EnrollmentChangeUnchecked: Rule {
     for evaluation in model.policyEvaluations
     where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult {
       if model.binding(of: evaluation) == .keychainBound { continue }
-      let handOff = model.pendingHandOff(of: evaluation)
+      let pending = model.pendingHandOff(of: evaluation)
+      var handOff = pending
+      // An enrollment check elsewhere in the app may well guard this gate: only strict insists.
+      if !context.options.reportsWeakEvidence {
+        handOff = handOff ?? HandOff(call: nil, settledMessage: nil)
+        handOff?.unlessEnrollmentIsChecked = true
+      }
       let range = evaluation.reportRange
       context.report(
         start: range.start, end: range.end,
@@ -102,7 +109,7 @@ public struct EnrollmentChangeUnchecked: Rule {
           "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
         // A context handed to code in another file may reach such an item there; the scan
         // of that file settles it.
-        confidence: handOff == nil ? nil : .low, handOff: handOff)
+        confidence: pending == nil ? nil : .low, handOff: handOff)
     }
   }
 }
