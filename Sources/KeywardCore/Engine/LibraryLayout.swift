@@ -68,7 +68,7 @@ private final class ManifestVisitor: SyntaxVisitor {
         return
       }
       if let pathArgument = node.arguments.first(where: { $0.label?.text == "path" }) {
-        guard let path = Self.string(pathArgument.expression) else {
+        guard let path = SyntaxFacts.stringLiteralValue(pathArgument.expression) else {
           understood = false
           return
         }
@@ -81,17 +81,7 @@ private final class ManifestVisitor: SyntaxVisitor {
   }
 
   private func literal(_ call: FunctionCallExprSyntax, _ label: String) -> String? {
-    call.arguments.first { $0.label?.text == label }.flatMap { Self.string($0.expression) }
-  }
-
-  private static func string(_ expression: ExprSyntax) -> String? {
-    guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
-    var text = ""
-    for segment in literal.segments {
-      guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
-      text += plain.content.text
-    }
-    return text
+    call.arguments.first { $0.label?.text == label }.flatMap { SyntaxFacts.stringLiteralValue($0.expression) }
   }
 
   /// `./Sources/X/` → `Sources/X`; `.` → "".
