@@ -23,6 +23,8 @@ public let allRules: [any Rule.Type] = [
   ObjCWeakBiometricACL.self,
   ObjCEventBoundBiometricAuth.self,
   ObjCPasscodeFallbackPolicy.self,
+  ObjCEnrollmentChangeUnchecked.self,
+  ObjCBiometricReuseWindow.self,
   ObjCUnprotectedFileStorage.self,
   BinaryAccessibleAlways.self,
   BinaryEventBoundAuth.self,

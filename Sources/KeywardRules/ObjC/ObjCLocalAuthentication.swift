@@ -46,8 +46,7 @@ public struct ObjCEventBoundBiometricAuth: Rule {
 
   public static func check(_ context: RuleContext) {
     let objc = context.objc
-    let bound = objc.mentions("kSecUseAuthenticationContext") && objc.mentions("SecAccessControlCreateWithFlags")
-    guard !bound else { return }
+    guard !objc.bindsEvaluationsToKeychain else { return }
     for (part, _) in objc.messageArguments("evaluatePolicy") {
       context.report(
         part,
@@ -94,14 +93,9 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
   public static func check(_ context: RuleContext) {
     let reported = Set(context.options.strings("fallbackPolicies"))
     let objc = context.objc
-    for (_, argument) in objc.messageArguments("evaluatePolicy") {
-      for token in objc.expand(argument) {
-        let name = token.text.hasPrefix("kLAPolicy") ? String(token.text.dropFirst()) : token.text
-        let policy =
-          token.kind == .number
-          ? ObjCIntegers.value(of: token).flatMap { raw in LAPolicyCase.all.first { $0.rawValue == raw } }
-          : LAPolicyCase.all.first { "LAPolicy" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() == name }
-        guard let policy, reported.contains(policy.name) else { continue }
+    for (_, policies) in objc.policyEvaluations {
+      for (token, policy) in policies {
+        guard reported.contains(policy.name) else { continue }
         context.report(
           token,
           message:

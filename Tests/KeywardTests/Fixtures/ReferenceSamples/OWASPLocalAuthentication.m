@@ -8,7 +8,7 @@ void checkPolicy(void) {
     NSError *authError = nil;
 
     if ([myContext canEvaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics error:&authError]) {
-        [myContext ↓evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
+        [myContext ↓↓evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
                       localizedReason:@"Please, pass authorisation to enter this area"
                                 reply:^(BOOL success, NSError *error) {
                 if (success) {

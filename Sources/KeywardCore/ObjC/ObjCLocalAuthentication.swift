@@ -1,0 +1,26 @@
+/// LocalAuthentication facts of an Objective-C file, shared by its rules.
+extension ObjCModel {
+  /// Each `evaluatePolicy:` part of a message, with the policies its argument names (through
+  /// `#define`s and `static const`s): `LAPolicyDeviceOwnerAuthentication`, the older
+  /// `kLAPolicy…` spelling, or a raw value (`(LAPolicy)2`).
+  public var policyEvaluations: [(part: ObjCToken, policies: [(token: ObjCToken, policy: LAPolicyCase)])] {
+    messageArguments("evaluatePolicy").map { part, argument in
+      (part, expand(argument).compactMap { token in Self.policy(named: token).map { (token, $0) } })
+    }
+  }
+
+  private static func policy(named token: ObjCToken) -> LAPolicyCase? {
+    if token.kind == .number {
+      return ObjCIntegers.value(of: token).flatMap { raw in LAPolicyCase.all.first { $0.rawValue == raw } }
+    }
+    let name = token.text.hasPrefix("kLAPolicy") ? String(token.text.dropFirst()) : token.text
+    return LAPolicyCase.all.first { "LAPolicy" + $0.name.prefix(1).uppercased() + $0.name.dropFirst() == name }
+  }
+
+  /// Whether the file binds its evaluations to the keychain: it passes a context as
+  /// `kSecUseAuthenticationContext` and protects items with `SecAccessControlCreateWithFlags`.
+  /// In Objective-C the file is the unit.
+  public var bindsEvaluationsToKeychain: Bool {
+    mentions("kSecUseAuthenticationContext") && mentions("SecAccessControlCreateWithFlags")
+  }
+}
