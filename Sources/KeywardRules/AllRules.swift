@@ -26,6 +26,7 @@ public let allRules: [any Rule.Type] = [
   ObjCEnrollmentChangeUnchecked.self,
   ObjCBiometricReuseWindow.self,
   ObjCUnprotectedFileStorage.self,
+  ObjCDeprecatedSecurityAPI.self,
   BinaryAccessibleAlways.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

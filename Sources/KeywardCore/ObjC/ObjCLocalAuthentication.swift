@@ -24,3 +24,26 @@ extension ObjCModel {
     mentions("kSecUseAuthenticationContext") && mentions("SecAccessControlCreateWithFlags")
   }
 }
+
+extension ObjCModel {
+  /// Token index ranges of the `else` blocks of `if (@available(...)) { ... } else { ... }`:
+  /// code that runs only on systems older than the version checked, where an API deprecated
+  /// since then is the one there is.
+  public var availabilityFallbacks: [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    for index in tokens.indices.dropFirst(3)
+    where tokens[index].text == "available" && tokens[index - 1].text == "@" && tokens[index - 2].text == "("
+      && tokens[index - 3].text == "if"
+    {
+      let (_, conditionEnd) = group(from: index - 2)
+      guard conditionEnd + 1 < tokens.count, tokens[conditionEnd + 1].text == "{" else { continue }
+      let (_, thenEnd) = group(from: conditionEnd + 1)
+      guard thenEnd + 2 < tokens.count, tokens[thenEnd + 1].text == "else", tokens[thenEnd + 2].text == "{" else {
+        continue
+      }
+      let (_, elseEnd) = group(from: thenEnd + 2)
+      ranges.append((thenEnd + 2)...min(elseEnd, tokens.count - 1))
+    }
+    return ranges
+  }
+}

@@ -47,7 +47,7 @@ void readItem(void) {
         (__bridge id)kSecReturnData: @YES,
         (__bridge id)kSecAttrAccount: @"My Name1",
         (__bridge id)kSecAttrLabel: @"com.me.myapp.password",
-        (__bridge id)kSecUseOperationPrompt: @"Please, pass authorisation to enter this area" };
+        (__bridge id)↓kSecUseOperationPrompt: @"Please, pass authorisation to enter this area" };
 
     CFTypeRef queryResult = NULL;
     OSStatus status = SecItemCopyMatching((__bridge CFDictionaryRef)query, &queryResult);
