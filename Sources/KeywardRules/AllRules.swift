@@ -27,6 +27,7 @@ public let allRules: [any Rule.Type] = [
   ObjCBiometricReuseWindow.self,
   ObjCUnprotectedFileStorage.self,
   ObjCDeprecatedSecurityAPI.self,
+  ObjCLocalAuthFailOpen.self,
   BinaryAccessibleAlways.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

@@ -26,6 +26,9 @@ public struct ObjCLexer {
 
   public init(bytes: [UInt8]) { self.bytes = bytes }
 
+  private static let twoByteOperators: Set<[UInt8]> = Set(
+    ["<<", ">>", "||", "&&", "->", "::", "==", "!="].map { Array($0.utf8) })
+
   public func tokens() -> [ObjCToken] { tokens(in: 0..<bytes.count, directives: true) }
 
   /// The comments of the file, for suppression directives.
@@ -112,12 +115,11 @@ public struct ObjCLexer {
         index = stop
         continue
       }
-      // Two-character operators that matter to flag expressions; everything else is one byte.
+      // Two-character operators that matter to flag expressions and comparisons; everything
+      // else is one byte.
       if index + 1 < end {
         let pair = [byte, bytes[index + 1]]
-        if pair == Array("<<".utf8) || pair == Array(">>".utf8) || pair == Array("||".utf8) || pair == Array("&&".utf8)
-          || pair == Array("->".utf8) || pair == Array("::".utf8)
-        {
+        if Self.twoByteOperators.contains(pair) {
           result.append(token(.punctuation, index, index + 2))
           index += 2
           continue
