@@ -294,6 +294,8 @@ import Testing
   // MARK: Formats CI systems import
 
   static let example = Paths.packageRoot.appendingPathComponent("Examples/VaultApp").path
+  /// The example app's findings in the standard profile (also in the CLI test's summary line).
+  static let exampleFindingCount = 36
 
   static func json(_ arguments: [String]) throws -> Any {
     let (_, output) = KeywardCLI.run(arguments)
@@ -302,7 +304,7 @@ import Testing
 
   @Test func gitLabCodeQualityListsEveryActiveFindingAndEveryFileNotScanned() throws {
     let issues = try #require(try Self.json(["scan", Self.example, "--format", "gitlab"]) as? [[String: Any]])
-    #expect(issues.count == 31)
+    #expect(issues.count == Self.exampleFindingCount)
     let fingerprints = Set(issues.compactMap { $0["fingerprint"] as? String })
     #expect(fingerprints.count == issues.count, "GitLab needs a unique fingerprint per issue")
     for issue in issues {
@@ -325,7 +327,7 @@ import Testing
     let report = try #require(try Self.json(["scan", Self.example, "--format", "sonarqube"]) as? [String: Any])
     let issues = try #require(report["issues"] as? [[String: Any]])
     let rules = try #require(report["rules"] as? [[String: Any]])
-    #expect(issues.count == 31)
+    #expect(issues.count == Self.exampleFindingCount)
     let ruleIDs = Set(rules.compactMap { $0["id"] as? String })
     for issue in issues {
       #expect(ruleIDs.contains(issue["ruleId"] as? String ?? ""))

@@ -4,4 +4,5 @@
 @interface VLTLegacyKeychain : NSObject
 - (BOOL)storeToken:(NSData *)token;
 - (void)unlockWithCompletion:(void (^)(BOOL unlocked))completion;
+- (void)quickUnlockWithCompletion:(void (^)(BOOL unlocked))completion;
 @end

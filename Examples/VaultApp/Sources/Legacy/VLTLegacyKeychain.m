@@ -35,6 +35,22 @@ static const SecAccessControlCreateFlags VLTBiometricFlags = 2;
     }];
 }
 
+- (void)quickUnlockWithCompletion:(void (^)(BOOL unlocked))completion {
+    LAContext *context = [[LAContext alloc] init];
+    // No second prompt right after the phone was unlocked.
+    context.touchIDAuthenticationAllowableReuseDuration = 60;
+    [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
+            localizedReason:@"Unlock the legacy vault"
+                      reply:^(BOOL success, NSError *error) {
+        // Devices without Touch ID must not lock anybody out.
+        if (success || error.code == LAErrorTouchIDNotAvailable) {
+            completion(YES);
+        } else {
+            completion(NO);
+        }
+    }];
+}
+
 - (void)exportBackup:(NSData *)backup toPath:(NSString *)path {
     NSError *error = nil;
     [backup writeToFile:path options:NSDataWritingFileProtectionNone error:&error];
