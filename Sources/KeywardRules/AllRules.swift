@@ -28,6 +28,7 @@ public let allRules: [any Rule.Type] = [
   ObjCUnprotectedFileStorage.self,
   ObjCDeprecatedSecurityAPI.self,
   ObjCLocalAuthFailOpen.self,
+  ObjCCleartextStoragePreferences.self,
   BinaryAccessibleAlways.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

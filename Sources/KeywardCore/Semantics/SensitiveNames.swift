@@ -114,7 +114,7 @@ public enum SensitiveNames {
   }
 
   /// Last words of a value's own name that say it is not a secret: `userId`, `accountEmail`.
-  static let identifierWords: Set<String> = [
+  public static let identifierWords: Set<String> = [
     "id", "ids", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
   ]
 

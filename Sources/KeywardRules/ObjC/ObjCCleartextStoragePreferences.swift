@@ -1,0 +1,87 @@
+import KeywardCore
+
+/// `swift.cleartext_storage_preferences` for Objective-C sources.
+public struct ObjCCleartextStoragePreferences: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = CleartextStoragePreferences.metadata.objcTwin(
+    description: """
+      `setObject:forKey:` / `setValue:forKey:` sent to `NSUserDefaults` (`standardUserDefaults`, \
+      `initWithSuiteName:`, or a variable declared as one) or `NSUbiquitousKeyValueStore`, with a \
+      key or value named like a secret (`sensitiveNamePatterns`), as the Swift rule judges names: \
+      an identifier (`userId`), a push or sync token, a flag or a literal is no secret.
+      """,
+    vulnerableExample: """
+      [[NSUserDefaults standardUserDefaults] setObject:authToken forKey:@"authToken"];
+      """,
+    fixedExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecAttrAccount: @"authToken",
+                              (__bridge id)kSecValueData: [authToken dataUsingEncoding:NSUTF8StringEncoding],
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
+      OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """)
+
+  public static let options = CleartextStoragePreferences.options
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "[[NSUserDefaults standardUserDefaults] setObject:↓authToken forKey:@\"authToken\"];",
+      """
+      NSUserDefaults *defaults = [[NSUserDefaults alloc] initWithSuiteName:@"group.vault"];
+      [defaults setValue:↓self.password forKey:kLastLoginKey];
+      """,
+      """
+      #define PIN_KEY @"user_pin_code"
+      [[NSUbiquitousKeyValueStore defaultStore] setObject:↓code forKey:PIN_KEY];
+      """,
+    ],
+    clean: [
+      "[[NSUserDefaults standardUserDefaults] setObject:theme forKey:@\"theme\"];",
+      "[[NSUserDefaults standardUserDefaults] setObject:@YES forKey:@\"isPasscodeSet\"];",
+      "[[NSUserDefaults standardUserDefaults] setObject:userId forKey:@\"sessionToken\"];",
+      "[[NSUserDefaults standardUserDefaults] setObject:deviceToken forKey:@\"pushDeviceToken\"];",
+      "[cache setObject:authToken forKey:@\"authToken\"];",
+      "[[NSUserDefaults standardUserDefaults] setObject:nil forKey:@\"authToken\"];",
+      "// [[NSUserDefaults standardUserDefaults] setObject:password forKey:@\"password\"];",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["NSUserDefaults", "NSUbiquitousKeyValueStore"]
+  }
+
+  public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
+    CleartextStoragePreferences.mayReport(in: bytes, options: options)
+  }
+
+  public static func check(_ context: RuleContext) {
+    let patterns = context.options.strings("sensitiveNamePatterns")
+    let objc = context.objc
+    for write in objc.preferencesWrites(stores: ["NSUserDefaults", "NSUbiquitousKeyValueStore"]) {
+      let value = objc.expand(write.value)
+      guard let first = value.first, !Self.isPlain(value) else { continue }
+      let keyNames = objc.expand(write.key).filter { $0.kind == .string || $0.kind == .identifier }.map(\.text)
+      // The value's own name (its last identifier: `self.password`, `code`); one that says it is
+      // an identifier (`userId`) reveals nothing secret.
+      let valueName = value.last { $0.kind == .identifier }?.text
+      if let last = valueName.flatMap({ SensitiveNames.nameWords($0).last }),
+        SensitiveNames.identifierWords.contains(last)
+      {
+        continue
+      }
+      let words = keyNames + (valueName.map { [$0] } ?? [])
+      guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
+      context.report(
+        start: first.start, end: value[value.count - 1].end,
+        message: CleartextStoragePreferences.message(word: word, store: write.store))
+    }
+  }
+
+  /// `@YES`, `@3`, `nil`, a number, or a string written in the source: nothing secret that the
+  /// app does not ship anyway.
+  static func isPlain(_ value: [ObjCToken]) -> Bool {
+    let meaningful = value.filter { $0.text != "@" }
+    guard meaningful.count == 1, let only = meaningful.first else { return false }
+    return only.kind == .number || only.kind == .string
+      || ["YES", "NO", "true", "false", "nil", "NULL"].contains(only.text)
+  }
+}
