@@ -16,6 +16,8 @@ static const SecAccessControlCreateFlags VLTBiometricFlags = 2;
         (__bridge id)kSecValueData: token,
         (__bridge id)kSecAttrAccessible: (__bridge id)VLT_TOKEN_ACCESSIBILITY,
     };
+    // The today widget of version 1 reads it from here.
+    [[NSUserDefaults standardUserDefaults] setObject:token forKey:@"legacyToken"];
     return SecItemAdd((__bridge CFDictionaryRef)query, NULL) == errSecSuccess;
 }
 
