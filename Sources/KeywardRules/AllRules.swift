@@ -29,6 +29,8 @@ public let allRules: [any Rule.Type] = [
   ObjCDeprecatedSecurityAPI.self,
   ObjCLocalAuthFailOpen.self,
   ObjCCleartextStoragePreferences.self,
+  ObjCConflictingAttributes.self,
+  ObjCHardcodedKeychainSecret.self,
   BinaryAccessibleAlways.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

@@ -78,3 +78,25 @@ extension ObjCModel {
     }
   }
 }
+
+extension ObjCModel {
+  /// The `key: value` entries of each `@{ ... }` literal, one list per literal.
+  public var dictionaryLiterals: [[(key: [ObjCToken], value: [ObjCToken])]] {
+    var literals: [[([ObjCToken], [ObjCToken])]] = []
+    for index in tokens.indices where tokens[index].text == "@" {
+      guard index + 1 < tokens.count, tokens[index + 1].text == "{" else { continue }
+      let (inside, _) = group(from: index + 1)
+      literals.append(
+        split(inside, at: ",").compactMap { entry in
+          let parts = split(entry, at: ":", limit: 1)
+          return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+    }
+    return literals
+  }
+
+  /// Whether `key` (through `#define`s, with `(__bridge id)` casts) names the keychain constant.
+  public func isKey(_ key: [ObjCToken], named constant: String) -> Bool {
+    expand(key).contains { $0.kind == .identifier && $0.text == constant }
+  }
+}

@@ -21,6 +21,27 @@ static const SecAccessControlCreateFlags VLTBiometricFlags = 2;
     return SecItemAdd((__bridge CFDictionaryRef)query, NULL) == errSecSuccess;
 }
 
+- (BOOL)storeRecoveryPhrase:(NSData *)phrase access:(SecAccessControlRef)access {
+    NSDictionary *query = @{
+        (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+        (__bridge id)kSecAttrAccount: @"recoveryPhrase",
+        (__bridge id)kSecValueData: phrase,
+        // Kept from version 1, where there was no access control yet.
+        (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        (__bridge id)kSecAttrAccessControl: (__bridge id)access,
+    };
+    return SecItemAdd((__bridge CFDictionaryRef)query, NULL) == errSecSuccess;
+}
+
+- (BOOL)storeDemoServerKey {
+    NSDictionary *query = @{
+        (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+        (__bridge id)kSecAttrAccount: @"demoServerKey",
+        (__bridge id)kSecValueData: [@"vlt-demo-7f3a9c2e" dataUsingEncoding:NSUTF8StringEncoding],
+    };
+    return SecItemAdd((__bridge CFDictionaryRef)query, NULL) == errSecSuccess;
+}
+
 - (SecAccessControlRef)biometricAccess {
     CFErrorRef error = NULL;
     return SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,

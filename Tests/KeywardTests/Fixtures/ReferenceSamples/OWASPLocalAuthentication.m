@@ -35,7 +35,7 @@ void saveItem(void) {
     NSDictionary *query = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
         (__bridge id)kSecAttrLabel: @"com.me.myapp.password",
         (__bridge id)kSecAttrAccount: @"OWASP Account",
-        (__bridge id)kSecValueData: [@"S00p3r_haCk3r_strong_password" dataUsingEncoding:NSUTF8StringEncoding],
+        (__bridge id)kSecValueData: [↓@"S00p3r_haCk3r_strong_password" dataUsingEncoding:NSUTF8StringEncoding],
         (__bridge id)kSecAttrAccessControl: (__bridge_transfer id)sacRef };
 
     // 3. save item
