@@ -161,7 +161,11 @@ import Testing
       ruleId: "r", severity: .critical, confidence: .low, message: "m\n\"", location: location, snippet: "",
       tags: ["a", "b"], fingerprint: "f", suppression: Suppression(kind: .baseline, justification: nil),
       fix: Fix(description: "d", safe: true, edits: [TextEdit(start: 1, end: 2, replacement: "🔑")]),
-      related: [RelatedLocation(message: "q", location: location)])
+      related: [RelatedLocation(message: "q", location: location)],
+      handOff: HandOff(
+        call: CallShape(name: "init", labels: ["protection"], argument: 0), settledMessage: nil, sink: .accessibility,
+        enclosingCall: CallShape(name: "Vault", labels: ["settings"], argument: 0, memberPath: ["protection"])))
+    let step = RelatedLocation(message: "s", location: location)
     let outcome = FileOutcome(
       findings: [finding, finding],
       issues: [ScanIssue(path: "p", kind: .timeLimit, message: "t", line: 1, column: nil)],
@@ -170,6 +174,16 @@ import Testing
         BinarySummary(
           path: "A.ipa", bundleIdentifier: "b",
           files: [.init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])])])
+      ],
+      parameterReaches: [
+        ParameterReach(
+          callable: CallableShape(
+            name: "Vault", parameters: [.init(label: "settings", hasDefault: true)],
+            owner: .init(type: "Vault", supertypes: ["P"]), location: location),
+          parameter: 0, sink: .policy, steps: [step], memberPath: ["protection", "level"])
+      ],
+      propertyReaches: [
+        PropertyReach(owner: "Settings", property: "grace", memberPath: ["a"], sink: .accessControlFlags, steps: [step])
       ])
     var writer = CacheWriter()
     outcome.write(to: &writer)
@@ -178,6 +192,7 @@ import Testing
     #expect(reader.isAtEnd)
     #expect(decoded.findings == outcome.findings && decoded.issues == outcome.issues)
     #expect(decoded.parsed && decoded.binaries == outcome.binaries)
+    #expect(decoded.parameterReaches == outcome.parameterReaches && decoded.propertyReaches == outcome.propertyReaches)
     // Every cut of the entry is refused rather than misread.
     for cut in 0..<writer.bytes.count {
       var truncated = CacheReader(writer.bytes[..<cut])

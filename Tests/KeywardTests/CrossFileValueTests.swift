@@ -90,6 +90,52 @@ import Testing
     #expect(found.first?.related.last?.message == "used here as the kSecAttrAccessible value")
   }
 
+  static let vault = """
+    import Security
+    final class Vault {
+        private let settings: VaultSettings
+        init(settings: VaultSettings) { self.settings = settings }
+        func save(_ secret: Data) -> OSStatus {
+            var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+            query[kSecAttrAccessible as String] = settings.protection
+            return SecItemAdd(query as CFDictionary, nil)
+        }
+    }
+    """
+
+  /// A settings type declared in a third file that names no keychain constant at all.
+  static let vaultSettings = "struct VaultSettings { var protection: CFString; var label = \"vault\" }"
+
+  @Test(arguments: [
+    ("let vault = Vault(settings: .init(protection: kSecAttrAccessibleAlways))", "App.swift:1:47"),
+    ("let vault = Vault(settings: VaultSettings(protection: kSecAttrAccessibleAlways))", "App.swift:1:55"),
+    ("let relaxed = VaultSettings(protection: kSecAttrAccessibleAlways)", "App.swift:1:41"),
+  ])
+  func aWeakValueAStoredPropertyCarriesToAnotherFilesStoreIsReportedAtTheChoice(_ call: String, place: String) throws {
+    let found = try findings(
+      ["Vault.swift": Self.vault, "VaultSettings.swift": Self.vaultSettings, "App.swift": call],
+      rules: [WeakKeychainAccessibility.metadata.id])
+    #expect(found.map(\.location.place) == [place])
+    #expect(found.first?.related.last?.message == "used here as the kSecAttrAccessible value")
+    #expect(found.first?.related.last?.location.place == "Vault.swift:7:9")
+    #expect(found.first?.related.first?.message.hasPrefix("passed to `Vault(settings:)`") == call.contains(".init("))
+  }
+
+  @Test(arguments: [
+    // A strong class.
+    "let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))",
+    // Another member than the one stored with.
+    "let vault = Vault(settings: .init(label: kSecAttrAccessibleAlways as String))",
+    // Another type than the one whose property reaches the query.
+    "let row = Row(protection: kSecAttrAccessibleAlways)",
+  ])
+  func aWeakValueInAPropertyThatReachesNoItemIsNotReported(_ call: String) throws {
+    let found = try findings(
+      ["Vault.swift": Self.vault, "VaultSettings.swift": Self.vaultSettings, "App.swift": call],
+      rules: [WeakKeychainAccessibility.metadata.id])
+    #expect(found.isEmpty)
+  }
+
   /// `--changed-since` scans the caller only; the callee's file still says where its parameter goes.
   @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
     let root = try Paths.tree(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".userPresence")])

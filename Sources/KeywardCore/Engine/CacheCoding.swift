@@ -149,6 +149,17 @@ extension FileOutcome {
         out.string(step.message)
         step.location.write(to: &out)
       }
+      out.array(reach.memberPath) { $0.string($1) }
+    }
+    out.array(propertyReaches) { out, reach in
+      out.string(reach.owner)
+      out.string(reach.property)
+      out.array(reach.memberPath) { $0.string($1) }
+      out.string(reach.sink.rawValue)
+      out.array(reach.steps) { out, step in
+        out.string(step.message)
+        step.location.write(to: &out)
+      }
     }
   }
 
@@ -186,11 +197,19 @@ extension FileOutcome {
         callable: try CallableShape(from: &reader), parameter: try reader.int(), sink: try reader.raw(ValueSink.self),
         steps: try reader.array { (reader) throws(CacheFormatError) in
           RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
+        }, memberPath: try reader.strings())
+    }
+    let propertyReaches = try reader.array { (reader) throws(CacheFormatError) in
+      PropertyReach(
+        owner: try reader.string(), property: try reader.string(), memberPath: try reader.strings(),
+        sink: try reader.raw(ValueSink.self),
+        steps: try reader.array { (reader) throws(CacheFormatError) in
+          RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
         })
     }
     self.init(
       findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses,
-      parameterReaches: parameterReaches)
+      parameterReaches: parameterReaches, propertyReaches: propertyReaches)
   }
 }
 
@@ -250,12 +269,13 @@ extension CallShape {
     out.array(labels) { $0.string($1) }
     out.int(argument)
     out.optional(receiverType) { $0.string($1) }
+    out.array(memberPath) { $0.string($1) }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
     self.init(
       name: try reader.string(), labels: try reader.strings(), argument: try reader.int(),
-      receiverType: try reader.optionalString())
+      receiverType: try reader.optionalString(), memberPath: try reader.strings())
   }
 }
 
@@ -290,6 +310,7 @@ extension Finding {
       handOff.call.write(to: &out)
       out.optional(handOff.settledMessage) { $0.string($1) }
       out.optional(handOff.sink) { $0.string($1.rawValue) }
+      out.optional(handOff.enclosingCall) { $1.write(to: &$0) }
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -319,7 +340,8 @@ extension Finding {
       handOff: try reader.optional { (reader) throws(CacheFormatError) in
         HandOff(
           call: try CallShape(from: &reader), settledMessage: try reader.optionalString(),
-          sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) })
+          sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
+          enclosingCall: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) })
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

@@ -16,10 +16,14 @@ public struct FileOutcome: Sendable, Codable {
   /// Which parameters of the file's functions reach a sink, for settling findings of values
   /// passed to them.
   public var parameterReaches: [ParameterReach] = []
+  /// Which stored properties of the file's types reach a sink, for settling findings of values
+  /// those types are built with.
+  public var propertyReaches: [PropertyReach] = []
 
   public init(
     findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
-    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = []
+    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
+    propertyReaches: [PropertyReach] = []
   ) {
     self.findings = findings
     self.issues = issues
@@ -27,13 +31,16 @@ public struct FileOutcome: Sendable, Codable {
     self.binaries = binaries
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
+    self.propertyReaches = propertyReaches
   }
 
   /// Whether a finding waits for other files to be settled (`HandOff`).
   var hasUnsettledFindings: Bool { findings.contains { $0.handOff != nil } }
 
   /// What other files' findings may need of this file.
-  public var callFacts: CallFacts { CallFacts(contextUses: contextUses, parameterReaches: parameterReaches) }
+  public var callFacts: CallFacts {
+    CallFacts(contextUses: contextUses, parameterReaches: parameterReaches, propertyReaches: propertyReaches)
+  }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn
@@ -182,9 +189,9 @@ public struct FileScanner: Sendable {
   private static func callFacts(
     of model: SemanticModel, takesContexts: Bool, sinks: [ValueSink], location: (Int) -> SourceLocation
   ) -> CallFacts {
-    CallFacts(
-      contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
-      parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location))
+    var facts = sinks.isEmpty ? CallFacts() : model.valueReaches(sinks, location: location)
+    if takesContexts { facts.contextUses = model.contextParameterUses(location: location) }
+    return facts
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.
@@ -248,6 +255,7 @@ public struct FileScanner: Sendable {
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })
       outcome.contextUses = facts.contextUses
       outcome.parameterReaches = facts.parameterReaches
+      outcome.propertyReaches = facts.propertyReaches
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)

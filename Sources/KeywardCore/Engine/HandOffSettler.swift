@@ -11,11 +11,13 @@
 public struct HandOffSettler {
   private let usesByName: [String: [ContextParameterUse]]
   private let reachesByName: [String: [ParameterReach]]
+  private let propertyReachesByOwner: [String: [PropertyReach]]
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
+    propertyReachesByOwner = Dictionary(grouping: facts.propertyReaches, by: \.owner)
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -42,7 +44,10 @@ public struct HandOffSettler {
       guard let handOff = finding.handOff else { return finding }
       var settled = finding
       settled.handOff = nil
-      if let sink = handOff.sink { return settle(settled, passedBy: handOff.call, to: sink) }
+      if let sink = handOff.sink {
+        return settle(settled, passedBy: handOff.call, to: sink)
+          ?? handOff.enclosingCall.flatMap { settle(settled, passedBy: $0, to: sink) }
+      }
       let chain: [ContextParameterUse]
       let ending: String
       switch verdict(for: handOff.call, depth: 0) {
@@ -68,18 +73,26 @@ public struct HandOffSettler {
     }
   }
 
-  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`:
+  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`,
+  /// or where the call builds a type whose property it becomes and that property reaches `sink`:
   /// the first such (shipped code first) explains the path.
   private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
+    var path: [RelatedLocation]
     let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
-    guard let reach = Self.preferringShippedCode(candidates, \.callable).first else { return nil }
+    if let reach = Self.preferringShippedCode(candidates, \.callable).first {
+      path =
+        [
+          RelatedLocation(
+            message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
+        ] + reach.steps
+    } else {
+      guard call.isInitializer,
+        let reach = (propertyReachesByOwner[call.name] ?? []).first(where: { $0.sink == sink && $0.accepts(call) })
+      else { return nil }
+      path = reach.steps
+    }
     var settled = finding
-    settled.related =
-      [
-        RelatedLocation(
-          message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
-      ]
-      + reach.steps + finding.related
+    settled.related = path + finding.related
     return settled
   }
 

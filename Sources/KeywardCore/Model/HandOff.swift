@@ -11,13 +11,28 @@ public struct CallShape: Sendable, Hashable, Codable {
   /// The type the receiver is declared with (`let store: SecureStore`, `= SecureStore()`,
   /// `self`, or a type named directly); nil when the call has no receiver or its type is unknown.
   public var receiverType: String?
+  /// Where in the argument the value sits when it is handed inside a value built for the call:
+  /// `["protection"]` for `Vault(settings: .init(protection: value))`. Empty: the argument itself.
+  public var memberPath: [String]
 
-  public init(name: String, labels: [String], argument: Int, receiverType: String? = nil) {
+  public init(
+    name: String, labels: [String], argument: Int, receiverType: String? = nil, memberPath: [String] = []
+  ) {
     self.name = name
     self.labels = labels
     self.argument = argument
     self.receiverType = receiverType
+    self.memberPath = memberPath
   }
+
+  /// The label of the argument carrying the value, nil when it has none.
+  public var argumentLabel: String? {
+    labels.indices.contains(argument) && labels[argument] != "_" && labels[argument] != Self.trailingClosure
+      ? labels[argument] : nil
+  }
+
+  /// Whether the call names a type, so builds a value of it (`Settings(…)`).
+  public var isInitializer: Bool { name.first?.isUppercase == true }
 
   /// `retrieve(context:)`.
   public var signature: String { Self.signature(name: name, labels: labels.filter { $0 != Self.trailingClosure }) }
@@ -118,11 +133,15 @@ public struct HandOff: Sendable, Hashable {
   /// For a value handed to a parameter: what the parameter must reach for the finding to stand.
   /// A finding whose parameter reaches no such sink anywhere in the scan is dropped.
   public var sink: ValueSink?
+  /// For a value handed inside a value built for another call (`Vault(settings: .init(protection:
+  /// value))`): that call, tried when `call` settles nothing.
+  public var enclosingCall: CallShape?
 
-  public init(call: CallShape, settledMessage: String?, sink: ValueSink? = nil) {
+  public init(call: CallShape, settledMessage: String?, sink: ValueSink? = nil, enclosingCall: CallShape? = nil) {
     self.call = call
     self.settledMessage = settledMessage
     self.sink = sink
+    self.enclosingCall = enclosingCall
   }
 }
 
@@ -166,16 +185,56 @@ public struct ParameterReach: Sendable, Hashable, Codable {
   public var sink: ValueSink
   /// From the parameter to the sink: the calls it passes through, then the sink itself.
   public var steps: [RelatedLocation]
+  /// The member of the parameter's value that reaches the sink (`["protection"]` when the
+  /// function reads `settings.protection`); empty for the value itself.
+  public var memberPath: [String]
 
-  public init(callable: CallableShape, parameter: Int, sink: ValueSink, steps: [RelatedLocation]) {
+  public init(
+    callable: CallableShape, parameter: Int, sink: ValueSink, steps: [RelatedLocation], memberPath: [String] = []
+  ) {
     self.callable = callable
     self.parameter = parameter
     self.sink = sink
     self.steps = steps
+    self.memberPath = memberPath
   }
 
-  /// Whether `call` passes its `call.argument` to this parameter.
-  public func accepts(_ call: CallShape) -> Bool { callable.accepts(call, in: parameter) }
+  /// Whether `call` passes its `call.argument` to this parameter, with the value where this
+  /// parameter's reach reads it.
+  public func accepts(_ call: CallShape) -> Bool {
+    memberPath == call.memberPath && callable.accepts(call, in: parameter)
+  }
+}
+
+/// A stored property of a type declared in the scan whose value reaches a sink when the type's
+/// methods read it (`settings.protection` passed to a keychain query): what a call building that
+/// type with a weak value for the property (`Settings(protection: …)`, its memberwise or any
+/// initializer labelling the argument with the property's name) needs to know.
+public struct PropertyReach: Sendable, Hashable, Codable {
+  /// The type declaring the property.
+  public var owner: String
+  public var property: String
+  /// The member of the property's value that reaches the sink; empty for the value itself.
+  public var memberPath: [String]
+  public var sink: ValueSink
+  /// From the read of the property to the sink.
+  public var steps: [RelatedLocation]
+
+  public init(owner: String, property: String, memberPath: [String], sink: ValueSink, steps: [RelatedLocation]) {
+    self.owner = owner
+    self.property = property
+    self.memberPath = memberPath
+    self.sink = sink
+    self.steps = steps
+  }
+
+  /// `Settings.protection`.
+  public var name: String { ([owner, property] + memberPath).joined(separator: ".") }
+
+  /// Whether `call` builds the owner with its `call.argument` as this property.
+  public func accepts(_ call: CallShape) -> Bool {
+    call.name == owner && call.argumentLabel == property && call.memberPath == memberPath
+  }
 }
 
 /// A declared function or initializer as calls are matched against it.
@@ -238,14 +297,20 @@ public struct CallableShape: Sendable, Hashable, Codable {
 public struct CallFacts: Sendable {
   public var contextUses: [ContextParameterUse]
   public var parameterReaches: [ParameterReach]
+  public var propertyReaches: [PropertyReach]
 
-  public init(contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = []) {
+  public init(
+    contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
+    propertyReaches: [PropertyReach] = []
+  ) {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
+    self.propertyReaches = propertyReaches
   }
 
   public mutating func append(_ other: CallFacts) {
     contextUses += other.contextUses
     parameterReaches += other.parameterReaches
+    propertyReaches += other.propertyReaches
   }
 }

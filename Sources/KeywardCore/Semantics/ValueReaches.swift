@@ -39,89 +39,108 @@ extension SemanticModel {
     }
   }
 
-  /// The parameters of this file's functions and initializers whose values reach one of `sinks`,
-  /// directly or passed on through other functions of the file: what a call in any file that
-  /// passes a weak value needs to know.
+  /// The parameters of this file's functions and initializers, and the stored properties of its
+  /// types, whose values reach one of `sinks`, directly or passed on through other functions of
+  /// the file: what a call in any file that passes a weak value (or builds a type with one)
+  /// needs to know.
   /// - Parameter location: the source location of a byte offset of this file.
-  public func parameterReaches(_ sinks: [ValueSink], location: (Int) -> SourceLocation) -> [ParameterReach] {
-    var reaches: [ParameterReach] = []
+  public func valueReaches(_ sinks: [ValueSink], location: (Int) -> SourceLocation) -> CallFacts {
+    var facts = CallFacts()
+    func step(_ message: String, at node: some SyntaxProtocol) -> RelatedLocation {
+      RelatedLocation(message: message, location: location(node.positionAfterSkippingLeadingTrivia.utf8Offset))
+    }
     for sink in sinks {
-      var seen: Set<SyntaxIdentifier> = []
-      var pending: [(parameter: Binding, steps: [RelatedLocation])] = []
-      for site in sinkSites(sink) {
-        let step = RelatedLocation(
-          message: site.note, location: location(site.at.positionAfterSkippingLeadingTrivia.utf8Offset))
-        for parameter in parameters(reaching: site.value) where seen.insert(parameter.id).inserted {
-          pending.append((parameter, [step]))
-        }
-      }
-      // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
-      while let (parameter, steps) = pending.popLast() {
-        guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
-        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps)
-        reaches.append(reach)
-        for argument in resolver.arguments(passedTo: parameter) {
-          let step = RelatedLocation(
-            message: "passed on to `\(reach.callable.signature)` here",
-            location: location(argument.positionAfterSkippingLeadingTrivia.utf8Offset))
-          for next in parameters(reaching: argument) where seen.insert(next.id).inserted {
-            pending.append((next, [step] + steps))
+      var seen: Set<String> = []
+      var pending: [(parameter: Binding, path: [String], steps: [RelatedLocation])] = []
+      func take(_ sources: [ValueSource], path: [String], steps: [RelatedLocation]) {
+        for source in sources {
+          switch source {
+          case .parameter(let parameter, let memberPath):
+            let full = memberPath + path
+            guard seen.insert("\(parameter.position.utf8Offset) \(full)").inserted else { continue }
+            pending.append((parameter, full, steps))
+          case .property(let owner, let name, let memberPath, let read):
+            let full = memberPath + path
+            guard seen.insert("\(owner).\(name) \(full)").inserted else { continue }
+            let declared = resolver.member(name, ofType: owner).map {
+              step("stored in `\(owner).\(name)`, declared here", at: $0.node)
+            }
+            let reach = PropertyReach(
+              owner: owner, property: name, memberPath: full, sink: sink,
+              steps: [declared ?? step("read from `\(SyntaxFacts.text(read))` here", at: read)] + steps)
+            facts.propertyReaches.append(reach)
           }
         }
       }
-    }
-    return reaches.sorted {
-      ($0.callable.location.start.offset, $0.parameter, $0.sink.rawValue)
-        < ($1.callable.location.start.offset, $1.parameter, $1.sink.rawValue)
-    }
-  }
-
-  /// The parameters `expression` may take its value from, inside array literals and option-set
-  /// combinations (`[.privateKeyUsage, flags]`, `base.union(flags)`).
-  func parameters(reaching expression: ExprSyntax, depth: Int = 0) -> [Binding] {
-    guard depth < 4 else { return [] }
-    var found: [Binding] = []
-    for value in resolver.values(of: expression, mutatingMethods: AccessControlEvaluator.growingMethods) {
-      if let parameter = value.parameter, parameter.node.is(FunctionParameterSyntax.self) {
-        found.append(parameter)
+      for site in sinkSites(sink) {
+        take(sources(reaching: site.value), path: [], steps: [step(site.note, at: site.at)])
       }
-      if let array = value.expression.as(ArrayExprSyntax.self) {
-        for element in array.elements { found += parameters(reaching: element.expression, depth: depth + 1) }
-      } else if let call = value.expression.as(FunctionCallExprSyntax.self),
-        let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-        AccessControlEvaluator.combiningMethods.contains(member.declName.baseName.text), let base = member.base
-      {
-        found += parameters(reaching: base, depth: depth + 1)
-        if let argument = call.arguments.first?.expression { found += parameters(reaching: argument, depth: depth + 1) }
+      // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
+      while let (parameter, path, steps) = pending.popLast() {
+        guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
+        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps, memberPath: path)
+        facts.parameterReaches.append(reach)
+        for argument in resolver.arguments(passedTo: parameter) {
+          take(
+            sources(reaching: argument), path: path,
+            steps: [step("passed on to `\(reach.callable.signature)` here", at: argument)] + steps)
+        }
       }
     }
-    return found
+    facts.parameterReaches.sort {
+      ($0.callable.location.start.offset, $0.parameter, $0.sink.rawValue, $0.memberPath.joined(separator: "."))
+        < ($1.callable.location.start.offset, $1.parameter, $1.sink.rawValue, $1.memberPath.joined(separator: "."))
+    }
+    return facts
   }
 
   /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a
   /// ternary, parentheses or a cast), as a declaration in any file is matched against them.
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
-  public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape)] {
+  public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)]
+  {
     atoms.compactMap { atom in
-      var current = Syntax(atom)
-      while let parent = current.parent {
-        if let argument = parent.as(LabeledExprSyntax.self),
-          let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
-          let list = argument.parent?.as(LabeledExprListSyntax.self)
-        {
-          guard let name = SyntaxFacts.calledName(call), !name.isEmpty,
-            let position = list.firstIndex(where: { $0.id == argument.id })
-          else { return nil }
-          let shape = CallShape(
-            name: name, labels: SyntaxFacts.argumentLabels(call),
-            argument: list.distance(from: list.startIndex, to: position), receiverType: receiverType(of: call))
-          return (atom, shape)
-        }
-        guard Self.passesValueThrough(parent) else { return nil }
-        current = parent
+      guard let (call, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
+      // A value built for another call's argument (`Vault(settings: .init(protection: x))`):
+      // that call is matched too, with the value as the built argument's member.
+      var enclosing: CallShape?
+      if shape.isInitializer || shape.name == "init", let label = shape.argumentLabel,
+        let (_, outer) = argumentCall(holding: Syntax(call))
+      {
+        enclosing = outer
+        enclosing?.memberPath = [label] + shape.memberPath
       }
-      return nil
+      return (atom, shape, enclosing)
     }
+  }
+
+  /// The call `node` is an argument of, alone or through syntax that hands its value on
+  /// unchanged, with the call's shape.
+  private func argumentCall(holding node: Syntax) -> (FunctionCallExprSyntax, CallShape)? {
+    var current = node
+    while let parent = current.parent {
+      if let argument = parent.as(LabeledExprSyntax.self),
+        let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+        let list = argument.parent?.as(LabeledExprListSyntax.self)
+      {
+        guard var name = SyntaxFacts.calledName(call), !name.isEmpty,
+          let position = list.firstIndex(where: { $0.id == argument.id })
+        else { return nil }
+        // `Settings.init(…)` builds a `Settings`, as `Settings(…)` does.
+        if name == "init", let type = SyntaxFacts.receiver(of: call)?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+          type.first?.isUppercase == true
+        {
+          name = type
+        }
+        let shape = CallShape(
+          name: name, labels: SyntaxFacts.argumentLabels(call),
+          argument: list.distance(from: list.startIndex, to: position), receiverType: receiverType(of: call))
+        return (call, shape)
+      }
+      guard Self.passesValueThrough(parent) else { return nil }
+      current = parent
+    }
+    return nil
   }
 
   /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, a `switch`

@@ -99,6 +99,31 @@ public struct WeakKeychainAccessibility: Rule {
       }
       func remember(_ store: TokenStore, _ token: Data) { _ = store.put(token, protection: ↓kSecAttrAccessibleAlways) }
       """,
+      // A settings value built once, kept in a stored property and read by a method.
+      """
+      struct VaultSettings { var protection: CFString }
+      final class Vault {
+          private let settings: VaultSettings
+          init(settings: VaultSettings) { self.settings = settings }
+          func save(_ secret: Data) -> OSStatus {
+              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+              query[kSecAttrAccessible as String] = settings.protection
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      let vault = Vault(settings: .init(protection: ↓kSecAttrAccessibleAlways))
+      """,
+      // The memberwise initializer sets a stored property its method stores with.
+      """
+      struct SessionStore {
+          var accessibility: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          func save(_ token: Data) -> OSStatus {
+              let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: accessibility]
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      enum Stores { static let background = SessionStore(accessibility: ↓kSecAttrAccessibleAlwaysThisDeviceOnly) }
+      """,
       """
       let query: [String: Any] = [
           kSecClass as String: kSecClassGenericPassword,
@@ -186,6 +211,26 @@ public struct WeakKeychainAccessibility: Rule {
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
     ],
     clean: [
+      // The same shapes carrying strong values.
+      """
+      struct VaultSettings { var protection: CFString }
+      final class Vault {
+          private let settings: VaultSettings
+          init(settings: VaultSettings) { self.settings = settings }
+          func save(_ secret: Data) -> OSStatus {
+              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+              query[kSecAttrAccessible as String] = settings.protection
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))
+      """,
+      // A weak class kept in a property that never reaches a keychain item.
+      """
+      struct AccessibilityRow { var protection: CFString; var title: String }
+      let rows = [AccessibilityRow(protection: kSecAttrAccessibleAlways, title: "Always (deprecated)")]
+      let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      """,
       // The same shape carrying a strong class.
       """
       struct TokenStore {
