@@ -136,6 +136,38 @@ import Testing
     #expect(found.isEmpty)
   }
 
+  static let gate = """
+    import LocalAuthentication
+    final class UnlockGate {
+        private let settings: UnlockSettings
+        init(settings: UnlockSettings) { self.settings = settings }
+        func unlock(_ done: @escaping (Bool) -> Void) {
+            LAContext().evaluatePolicy(settings.policy, localizedReason: "Unlock") { ok, _ in done(ok) }
+        }
+    }
+    """
+
+  static func settings(_ fallback: String) -> String {
+    """
+    struct UnlockSettings {
+        var allowPasscode: Bool
+        var policy: LAPolicy { allowPasscode ? \(fallback) : .deviceOwnerAuthenticationWithBiometrics }
+    }
+    """
+  }
+
+  @Test func aPolicyAComputedPropertyChoosesIsReportedWhereAnotherFileEvaluatesIt() throws {
+    let rule: Set = [PasscodeFallbackPolicy.metadata.id]
+    let found = try findings(
+      ["Gate.swift": Self.gate, "Settings.swift": Self.settings(".deviceOwnerAuthentication")], rules: rule)
+    #expect(found.map(\.location.place) == ["Settings.swift:3:44"])
+    #expect(found.first?.message.contains("(Stored in `UnlockSettings.policy`, which evaluates it.)") == true)
+    #expect(found.first?.related.map(\.location.place) == ["Gate.swift:6:36"])
+    let strong = Self.settings(".deviceOwnerAuthenticationWithBiometrics")
+    #expect(try findings(["Gate.swift": Self.gate, "Settings.swift": strong], rules: rule).isEmpty)
+    #expect(try findings(["Settings.swift": Self.settings(".deviceOwnerAuthentication")], rules: rule).isEmpty)
+  }
+
   /// `--changed-since` scans the caller only; the callee's file still says where its parameter goes.
   @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
     let root = try Paths.tree(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".userPresence")])

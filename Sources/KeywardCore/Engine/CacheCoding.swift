@@ -270,12 +270,13 @@ extension CallShape {
     out.int(argument)
     out.optional(receiverType) { $0.string($1) }
     out.array(memberPath) { $0.string($1) }
+    out.bool(isProperty)
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
     self.init(
       name: try reader.string(), labels: try reader.strings(), argument: try reader.int(),
-      receiverType: try reader.optionalString(), memberPath: try reader.strings())
+      receiverType: try reader.optionalString(), memberPath: try reader.strings(), isProperty: try reader.bool())
   }
 }
 

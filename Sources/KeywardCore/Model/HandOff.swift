@@ -14,15 +14,26 @@ public struct CallShape: Sendable, Hashable, Codable {
   /// Where in the argument the value sits when it is handed inside a value built for the call:
   /// `["protection"]` for `Vault(settings: .init(protection: value))`. Empty: the argument itself.
   public var memberPath: [String]
+  /// Not a call: the value is stored in, or returned by, the property `labels[0]` of the type
+  /// `name` (`copy.flags = value` in a builder, `var policy: LAPolicy { … }`), and matched as the
+  /// initializer argument of that name would be.
+  public var isProperty: Bool
 
   public init(
-    name: String, labels: [String], argument: Int, receiverType: String? = nil, memberPath: [String] = []
+    name: String, labels: [String], argument: Int, receiverType: String? = nil, memberPath: [String] = [],
+    isProperty: Bool = false
   ) {
     self.name = name
     self.labels = labels
     self.argument = argument
     self.receiverType = receiverType
     self.memberPath = memberPath
+    self.isProperty = isProperty
+  }
+
+  /// Where the value goes, for messages: "Passed to `protect(_:with:)`", "Stored in `Builder.flags`".
+  public var destination: String {
+    isProperty ? "Stored in `\(name).\(labels.first ?? "")`" : "Passed to `\(signature)`"
   }
 
   /// The label of the argument carrying the value, nil when it has none.
@@ -154,15 +165,20 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
   case accessibility
   /// The policy of `evaluatePolicy`.
   case policy
+  /// An `LAContext`'s `touchIDAuthenticationAllowableReuseDuration`.
+  case reuseDuration
 
   /// For the documentation of the rules that follow values into their sinks.
   public static let howFarValuesAreFollowed = """
     A value given as an argument is followed into the function (or initializer) receiving it, \
     in any file of the scan and on through the functions that function passes it to in its own \
     file; the call that passes the weak value is reported, with the path to where it takes \
-    effect as related locations. A weak default is not reported when every caller can be seen \
-    to override it (a `private` function whose every call passes the argument). Values kept in \
-    stored properties or built by other calls are not followed yet.
+    effect as related locations. A value a type is built with (`Settings(protection: …)`, \
+    memberwise or not, also inside another call's argument: `Vault(settings: .init(protection: \
+    …))`) is followed into the stored property of that name and reported where a method of the \
+    scan reads that property into the setting. A weak default is not reported when every caller \
+    can be seen to override it (a `private` function whose every call passes the argument). \
+    Values built by other calls (builders, property wrappers) are not followed yet.
     """
 
   /// A file must name one of these for its functions to be summarized.
@@ -171,6 +187,7 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     case .accessControlFlags: ["SecAccessControlCreateWithFlags"]
     case .accessibility: ["kSecAttrAccessible", "SecAccessControlCreateWithFlags"]
     case .policy: ["evaluatePolicy"]
+    case .reuseDuration: ["touchIDAuthenticationAllowableReuseDuration"]
     }
   }
 }

@@ -36,6 +36,14 @@ extension SemanticModel {
           ValueSinkSite(sink: sink, value: $0, at: Syntax($0), note: "evaluated by `evaluatePolicy` here")
         }
       }
+    case .reuseDuration:
+      // A window on a context that nothing evaluates or passes on affects no prompt.
+      return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
+        target, value in
+        if let base = target.base, isUnusedLocalContext(base) { return nil }
+        return ValueSinkSite(
+          sink: sink, value: value, at: Syntax(value), note: "set as the context's Touch ID reuse window here")
+      }
     }
   }
 
@@ -52,8 +60,8 @@ extension SemanticModel {
     for sink in sinks {
       var seen: Set<String> = []
       var pending: [(parameter: Binding, path: [String], steps: [RelatedLocation])] = []
-      func take(_ sources: [ValueSource], path: [String], steps: [RelatedLocation]) {
-        for source in sources {
+      func take(_ found: [ValueSource], path: [String], steps: [RelatedLocation]) {
+        for source in found {
           switch source {
           case .parameter(let parameter, let memberPath):
             let full = memberPath + path
@@ -65,10 +73,20 @@ extension SemanticModel {
             let declared = resolver.member(name, ofType: owner).map {
               step("stored in `\(owner).\(name)`, declared here", at: $0.node)
             }
+            // Where the property is declared, else where it is read (unless that is the sink).
+            let read = step("read from `\(SyntaxFacts.text(read))` here", at: read)
+            let first = declared ?? (read.location == steps.first?.location ? nil : read)
             let reach = PropertyReach(
-              owner: owner, property: name, memberPath: full, sink: sink,
-              steps: [declared ?? step("read from `\(SyntaxFacts.text(read))` here", at: read)] + steps)
+              owner: owner, property: name, memberPath: full, sink: sink, steps: (first.map { [$0] } ?? []) + steps)
             facts.propertyReaches.append(reach)
+            // Built in this file from another value (`KeyPolicy(flags: flags)` in a builder's
+            // `build()`): that value's sources reach the sink too.
+            for call in index.calls(named: owner) {
+              guard let argument = SyntaxFacts.argument(call, labeled: name) else { continue }
+              take(
+                self.sources(reaching: argument), path: full,
+                steps: [step("passed to `\(owner)(\(name):)` here", at: argument)] + reach.steps)
+            }
           }
         }
       }
@@ -100,12 +118,12 @@ extension SemanticModel {
   public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)]
   {
     atoms.compactMap { atom in
-      guard let (call, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
+      guard let (node, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
       // A value built for another call's argument (`Vault(settings: .init(protection: x))`):
       // that call is matched too, with the value as the built argument's member.
       var enclosing: CallShape?
-      if shape.isInitializer || shape.name == "init", let label = shape.argumentLabel,
-        let (_, outer) = argumentCall(holding: Syntax(call))
+      if !shape.isProperty, shape.isInitializer || shape.name == "init", let label = shape.argumentLabel,
+        let (_, outer) = argumentCall(holding: node), !outer.isProperty
       {
         enclosing = outer
         enclosing?.memberPath = [label] + shape.memberPath
@@ -114,9 +132,11 @@ extension SemanticModel {
     }
   }
 
-  /// The call `node` is an argument of, alone or through syntax that hands its value on
-  /// unchanged, with the call's shape.
-  private func argumentCall(holding node: Syntax) -> (FunctionCallExprSyntax, CallShape)? {
+  /// Where `node`'s value goes, alone or through syntax that hands it on unchanged: the call it
+  /// is an argument of, or the stored property it is assigned to (`copy.flags = value`,
+  /// `self.protection = value`), or the computed property returning it (`var policy: LAPolicy
+  /// { … }`), each with the call's or the property's shape.
+  private func argumentCall(holding node: Syntax) -> (node: Syntax, shape: CallShape)? {
     var current = node
     while let parent = current.parent {
       if let argument = parent.as(LabeledExprSyntax.self),
@@ -135,10 +155,72 @@ extension SemanticModel {
         let shape = CallShape(
           name: name, labels: SyntaxFacts.argumentLabels(call),
           argument: list.distance(from: list.startIndex, to: position), receiverType: receiverType(of: call))
-        return (call, shape)
+        return (Syntax(call), shape)
+      }
+      if let list = parent.as(ExprListSyntax.self) {
+        let elements = Array(list)
+        if elements.count == 3, elements[1].is(AssignmentExprSyntax.self), elements[2].id == current.id {
+          return propertyWritten(by: elements[0]).map { (Syntax(list), $0) }
+        }
+      }
+      if parent.is(ReturnStmtSyntax.self)
+        || (parent.is(CodeBlockItemSyntax.self) && parent.parent?.as(CodeBlockItemListSyntax.self)?.count == 1)
+      {
+        return computedPropertyReturning(parent).map { (parent, $0) }
       }
       guard Self.passesValueThrough(parent) else { return nil }
       current = parent
+    }
+    return nil
+  }
+
+  /// The property an assignment's target denotes, as the type it belongs to and its name:
+  /// `self.p`, a stored `p` of the enclosing type, or `x.p` on a value of a known type (`var copy
+  /// = self` in a builder).
+  private func propertyWritten(by target: ExprSyntax) -> CallShape? {
+    let owner: String
+    let name: String
+    if let member = target.as(MemberAccessExprSyntax.self), let base = member.base {
+      name = member.declName.baseName.text
+      if let reference = base.as(DeclReferenceExprSyntax.self), reference.baseName.tokenKind == .keyword(.self) {
+        guard let type = resolver.enclosingTypeName(of: Syntax(target)) else { return nil }
+        owner = type
+      } else if let binding = resolver.binding(denotedBy: base), let type = declaredType(of: binding) {
+        owner = type
+      } else {
+        return nil
+      }
+    } else if let binding = resolver.binding(denotedBy: target), let type = storedPropertyOwner(binding) {
+      name = binding.name
+      owner = type
+    } else {
+      return nil
+    }
+    return CallShape(name: owner, labels: [name], argument: 0, isProperty: true)
+  }
+
+  /// The computed property whose getter returns the statement `node` (`return value`, or the
+  /// getter's single expression), as its type and name.
+  private func computedPropertyReturning(_ node: Syntax) -> CallShape? {
+    var current = node.parent
+    while let candidate = current {
+      if candidate.is(ClosureExprSyntax.self) || candidate.is(FunctionDeclSyntax.self) { return nil }
+      // A `switch self` is a table of the type's cases: whoever picks the case makes the choice.
+      if let switchCase = candidate.as(SwitchCaseSyntax.self),
+        switchCase.parent?.parent?.as(SwitchExprSyntax.self)?.subject.as(DeclReferenceExprSyntax.self)?.baseName
+          .tokenKind == .keyword(.self)
+      {
+        return nil
+      }
+      if let binding = candidate.as(PatternBindingSyntax.self) {
+        guard binding.accessorBlock != nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+          let block = SyntaxFacts.memberBlock(declaring: Syntax(binding)),
+          block.parent?.is(StructDeclSyntax.self) == true || block.parent?.is(ClassDeclSyntax.self) == true,
+          let type = SyntaxFacts.typeName(declaring: block)
+        else { return nil }
+        return CallShape(name: type, labels: [name], argument: 0, isProperty: true)
+      }
+      current = candidate.parent
     }
     return nil
   }

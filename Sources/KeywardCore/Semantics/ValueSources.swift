@@ -91,7 +91,7 @@ extension SemanticModel {
 
   /// The type a stored instance property belongs to, when something outside its declaration
   /// can set it: a `var`, or a `let` without a value (set by an initializer).
-  private func storedPropertyOwner(_ binding: Binding) -> String? {
+  func storedPropertyOwner(_ binding: Binding) -> String? {
     guard !binding.isStatic, binding.kind == .variable || (binding.kind == .constant && binding.initializer == nil),
       let block = SyntaxFacts.memberBlock(declaring: binding.node)
     else { return nil }
@@ -101,9 +101,13 @@ extension SemanticModel {
     return SyntaxFacts.typeName(declaring: block)
   }
 
-  /// A binding's type as written or as its value is built (`= Settings(…)`).
-  private func declaredType(of binding: Binding) -> String? {
+  /// A binding's type as written, as its value is built (`= Settings(…)`), or the enclosing type
+  /// for a copy of `self` (`var copy = self` in a builder).
+  func declaredType(of binding: Binding) -> String? {
     if let type = binding.typeName { return type.first?.isUppercase == true && !type.hasPrefix("[") ? type : nil }
+    if let value = binding.initializer?.as(DeclReferenceExprSyntax.self), value.baseName.tokenKind == .keyword(.self) {
+      return resolver.enclosingTypeName(of: Syntax(value))
+    }
     guard let made = binding.initializer?.as(FunctionCallExprSyntax.self),
       let type = made.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
       type.first?.isUppercase == true

@@ -156,8 +156,87 @@ public struct LocalAuthFailOpen: Rule {
           return false
       }
       """,
+      // Judged against the success path: `true` is what success answers (the evaluation's result).
+      """
+      func requireBiometricUnlock() async -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return ↓true
+          }
+          return (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
+      }
+      """,
+      // The failure branch goes on as the success branch does.
+      """
+      func openNotes() {
+          LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open your notes") { success, _ in
+              DispatchQueue.main.async {
+                  if success {
+                      self.goToNotes()
+                  } else {
+                      self.hintLabel.isHidden = false
+                      ↓self.goToNotes()
+                  }
+              }
+          }
+      }
+      """,
+      // A cached copy of what success reads from the protected store.
+      """
+      func sessionToken() async -> String? {
+          let context = LAContext()
+          do {
+              try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in")
+              return try tokenVault.token()
+          } catch {
+              return ↓UserDefaults.standard.string(forKey: "lastSessionToken")
+          }
+      }
+      """,
     ],
     clean: [
+      // The same shapes where failure does something else than success.
+      """
+      func openNotes() {
+          LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open your notes") { success, _ in
+              DispatchQueue.main.async {
+                  self.setLoading(false)
+                  if success {
+                      self.setLoading(false)
+                      self.goToNotes()
+                  } else {
+                      self.setLoading(false)
+                      self.showRetry()
+                  }
+              }
+          }
+      }
+      """,
+      """
+      func sessionToken() async -> String? {
+          let context = LAContext()
+          do {
+              try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in")
+              return try tokenVault.token()
+          } catch {
+              UserDefaults.standard.set(true, forKey: "biometricSignInFailed")
+              return nil
+          }
+      }
+      """,
+      // `true` answers "is a fallback needed?": success answers the opposite of the evaluation.
+      """
+      func needsPasscodeFallback() async -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return true
+          }
+          let passed = (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
+          return !passed
+      }
+      """,
       """
       func canUnlock(with context: LAContext) async -> Bool {
           (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
@@ -268,9 +347,10 @@ public struct LocalAuthFailOpen: Rule {
   public static func check(_ context: RuleContext) {
     let finder = FailurePathFinder(model: context.model)
     let grants = GrantFinder(model: context.model)
+    let comparison = SuccessComparison(model: context.model, failureRegions: finder.paths.map(\.region))
     for path in finder.paths where !grants.authenticates(path.region) {
       let grantedValue = path.value.flatMap { ReportedOutcome.of($0) == .success ? Syntax($0) : nil }
-      for grant in grantedValue.map({ [$0] }) ?? grants.grants(in: path.region) {
+      for grant in grantedValue.map({ [$0] }) ?? (grants.grants(in: path.region) + comparison.grants(on: path)) {
         context.report(
           grant,
           message:

@@ -414,7 +414,7 @@ public struct WeakKeychainAccessibility: Rule {
       AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
         (
           message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
-            + " (Passed to `\(call.signature)`, which stores it as an item's accessibility.)",
+            + " (\(call.destination), which stores it as an item's accessibility.)",
           fix(accessibility, node: atom, context: context)
         )
       }

@@ -83,10 +83,28 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       "[context evaluatePolicy:↓LAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:^(BOOL ok, NSError *e) {}];",
       "[context evaluatePolicy:↓kLAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:nil];",
       "[context evaluatePolicy:(LAPolicy)↓2 localizedReason:@\"Pay\" reply:nil];",
+      // Through a local, and through a macro handing its argument to `evaluatePolicy:`.
+      """
+      - (void)pay {
+          LAPolicy policy = ↓LAPolicyDeviceOwnerAuthentication;
+          [self.context evaluatePolicy:policy localizedReason:@"Pay" reply:^(BOOL ok, NSError *error) {}];
+      }
+      """,
+      """
+      #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
+      - (void)confirm { AUTHENTICATE(↓LAPolicyDeviceOwnerAuthentication, ^(BOOL ok, NSError *error) {}); }
+      """,
     ],
     clean: [
       "BOOL passcodeSet = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:&error];",
       "[context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Pay\" reply:nil];",
+      """
+      #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
+      - (void)confirm {
+          LAPolicy policy = LAPolicyDeviceOwnerAuthenticationWithBiometrics;
+          AUTHENTICATE(policy, ^(BOOL ok, NSError *error) {});
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
