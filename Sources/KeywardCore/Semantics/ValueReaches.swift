@@ -157,6 +157,17 @@ extension SemanticModel {
           argument: list.distance(from: list.startIndex, to: position), receiverType: receiverType(of: call))
         return (Syntax(call), shape)
       }
+      // `@KeychainBacked("session", protection: value) var session`: the wrapper's initializer.
+      if let argument = parent.as(LabeledExprSyntax.self), let list = argument.parent?.as(LabeledExprListSyntax.self),
+        let attribute = list.parent?.as(AttributeSyntax.self),
+        let position = list.firstIndex(where: { $0.id == argument.id })
+      {
+        let labels = list.map { $0.label?.text ?? "_" }
+        let shape = CallShape(
+          name: SyntaxFacts.typeName(attribute.attributeName), labels: labels,
+          argument: list.distance(from: list.startIndex, to: position))
+        return (Syntax(attribute), shape)
+      }
       if let list = parent.as(ExprListSyntax.self) {
         let elements = Array(list)
         if elements.count == 3, elements[1].is(AssignmentExprSyntax.self), elements[2].id == current.id {

@@ -113,6 +113,29 @@ public struct WeakKeychainAccessibility: Rule {
       }
       let vault = Vault(settings: .init(protection: ↓kSecAttrAccessibleAlways))
       """,
+      // A property wrapper whose setter stores with the protection its attribute is given.
+      """
+      @propertyWrapper
+      struct KeychainBacked {
+          let key: String
+          let protection: CFString
+          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+              self.key = key
+              self.protection = protection
+          }
+          var wrappedValue: String? {
+              get { nil }
+              set {
+                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
+                  SecItemAdd(query as CFDictionary, nil)
+              }
+          }
+      }
+      final class Session {
+          @KeychainBacked("session", protection: ↓kSecAttrAccessibleAlways) var token: String?
+      }
+      """,
       // The memberwise initializer sets a stored property its method stores with.
       """
       struct SessionStore {
@@ -224,6 +247,28 @@ public struct WeakKeychainAccessibility: Rule {
           }
       }
       let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))
+      """,
+      """
+      @propertyWrapper
+      struct KeychainBacked {
+          let key: String
+          let protection: CFString
+          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+              self.key = key
+              self.protection = protection
+          }
+          var wrappedValue: String? {
+              get { nil }
+              set {
+                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
+                  SecItemAdd(query as CFDictionary, nil)
+              }
+          }
+      }
+      final class Session {
+          @KeychainBacked("session", protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly) var token: String?
+      }
       """,
       // A weak class kept in a property that never reaches a keychain item.
       """
