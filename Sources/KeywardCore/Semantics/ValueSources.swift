@@ -66,9 +66,8 @@ extension SemanticModel {
       return []
     }
     var found: [ValueSource] = []
-    if binding.kind == .parameter, binding.node.is(FunctionParameterSyntax.self) {
-      if !rest.isEmpty { found.append(.parameter(binding, memberPath: rest)) }
-      return found
+    if binding.kind == .parameter, binding.node.is(FunctionParameterSyntax.self), !rest.isEmpty {
+      found.append(.parameter(binding, memberPath: rest))
     }
     if let owner = storedPropertyOwner(binding) {
       found.append(.property(owner: owner, name: binding.name, memberPath: rest, read: Syntax(expression)))

@@ -136,6 +136,18 @@ public struct WeakKeychainAccessibility: Rule {
           @KeychainBacked("session", protection: ↓kSecAttrAccessibleAlways) var token: String?
       }
       """,
+      // A value built into a local, then handed to a function reading its member.
+      """
+      struct KeyAccess { var protection: CFString }
+      func storeKey(_ key: Data, access: KeyAccess) {
+          let query: [String: Any] = [kSecValueData as String: key, kSecAttrAccessible as String: access.protection]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      func setUp(_ key: Data) {
+          let sessionAccess = KeyAccess(protection: ↓kSecAttrAccessibleAlwaysThisDeviceOnly)
+          storeKey(key, access: sessionAccess)
+      }
+      """,
       // The memberwise initializer sets a stored property its method stores with.
       """
       struct SessionStore {
@@ -268,6 +280,18 @@ public struct WeakKeychainAccessibility: Rule {
       }
       final class Session {
           @KeychainBacked("session", protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly) var token: String?
+      }
+      """,
+      // Chosen for a public key's item, which holds nothing secret.
+      """
+      struct KeyAccess { var protection: CFString }
+      func storeKey(_ key: Data, access: KeyAccess) {
+          let query: [String: Any] = [kSecValueData as String: key, kSecAttrAccessible as String: access.protection]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      func setUp(_ key: Data) {
+          let publicKeyAccess = KeyAccess(protection: kSecAttrAccessibleAlwaysThisDeviceOnly)
+          storeKey(key, access: publicKeyAccess)
       }
       """,
       // A weak class kept in a property that never reaches a keychain item.
@@ -456,7 +480,8 @@ public struct WeakKeychainAccessibility: Rule {
     // A weak class passed to a function whose parameter reaches a stored item's accessibility.
     let passed = weak.sorted().flatMap { model.index.constantReferencesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .accessibility) { atom, call in
-      AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
+      guard !isNamedForPublicKey(atom) else { return nil }
+      return AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
         (
           message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
             + " (\(call.destination), which stores it as an item's accessibility.)",
@@ -464,6 +489,21 @@ public struct WeakKeychainAccessibility: Rule {
         )
       }
     }
+  }
+
+  /// Whether the statement choosing a passed value names it for a public key
+  /// (`let publicAccessControl = AccessControl(protection: …)`, `publicKeyAttributes: .init(…)`):
+  /// a public key's item holds nothing secret, and is often wanted readable while locked.
+  static func isNamedForPublicKey(_ atom: ExprSyntax) -> Bool {
+    var current = atom.parent
+    while let node = current, !node.is(CodeBlockItemSyntax.self), !node.is(MemberBlockItemSyntax.self) {
+      let name =
+        node.as(PatternBindingSyntax.self).map { SyntaxFacts.text($0.pattern) }
+        ?? node.as(LabeledExprSyntax.self)?.label?.text ?? ""
+      if name.lowercased().contains("public") { return true }
+      current = node.parent
+    }
+    return false
   }
 
   static func subject(_ accessibility: AccessibilityClass, isRaw: Bool) -> String {
