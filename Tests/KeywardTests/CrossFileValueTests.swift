@@ -168,6 +168,54 @@ import Testing
     #expect(try findings(["Settings.swift": Self.settings(".deviceOwnerAuthentication")], rules: rule).isEmpty)
   }
 
+  static let keychainHelper = """
+    import Security
+    enum KeychainHelper {
+        static func save(_ value: String, account: String, protection: CFString) {
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                                        kSecValueData as String: Data(value.utf8), kSecAttrAccessible as String: protection]
+            SecItemAdd(query as CFDictionary, nil)
+        }
+    }
+    """
+
+  static let keychainBacked = """
+    @propertyWrapper
+    struct KeychainBacked {
+        let account: String
+        let protection: CFString
+        init(_ account: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+            self.account = account
+            self.protection = protection
+        }
+        var wrappedValue: String? {
+            get { nil }
+            set { KeychainHelper.save(newValue ?? "", account: account, protection: protection) }
+        }
+    }
+    """
+
+  /// The wrapper's setter writes through a helper declared in a third file.
+  @Test func aWeakValueGivenToAPropertyWrapperIsFollowedThroughItsHelper() throws {
+    let rule: Set = [WeakKeychainAccessibility.metadata.id]
+    func session(_ protection: String) -> String {
+      "final class Session { @KeychainBacked(\"session\", protection: \(protection)) var token: String? }"
+    }
+    let files = ["Helper.swift": Self.keychainHelper, "KeychainBacked.swift": Self.keychainBacked]
+    let found = try findings(files.merging(["Session.swift": session("kSecAttrAccessibleAlways")]) { $1 }, rules: rule)
+    #expect(found.map(\.location.place) == ["Session.swift:1:62"])
+    #expect(
+      found.first?.related.map(\.message) == [
+        "passed on to `save(_:account:protection:)` here", "passed to `save(_:account:protection:)`, declared here",
+        "used here as the kSecAttrAccessible value",
+      ])
+    let strong = files.merging(["Session.swift": session("kSecAttrAccessibleWhenUnlocked")]) { $1 }
+    #expect(try findings(strong, rules: rule).isEmpty)
+    // Without the helper nothing says where the protection goes.
+    let alone = ["KeychainBacked.swift": Self.keychainBacked, "Session.swift": session("kSecAttrAccessibleAlways")]
+    #expect(try findings(alone, rules: rule).isEmpty)
+  }
+
   /// `--changed-since` scans the caller only; the callee's file still says where its parameter goes.
   @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
     let root = try Paths.tree(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".userPresence")])

@@ -161,6 +161,16 @@ extension FileOutcome {
         step.location.write(to: &out)
       }
     }
+    out.array(relays) { out, relay in
+      out.optional(relay.callable) { $1.write(to: &$0) }
+      out.int(relay.parameter)
+      out.optional(relay.owner) { $0.string($1) }
+      out.optional(relay.property) { $0.string($1) }
+      out.array(relay.memberPath) { $0.string($1) }
+      relay.call.write(to: &out)
+      out.string(relay.step.message)
+      relay.step.location.write(to: &out)
+    }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
@@ -207,9 +217,16 @@ extension FileOutcome {
           RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
         })
     }
+    let relays = try reader.array { (reader) throws(CacheFormatError) in
+      ValueRelay(
+        callable: try reader.optional { (reader) throws(CacheFormatError) in try CallableShape(from: &reader) },
+        parameter: try reader.int(), owner: try reader.optionalString(), property: try reader.optionalString(),
+        memberPath: try reader.strings(), call: try CallShape(from: &reader),
+        step: RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader)))
+    }
     self.init(
       findings: findings, issues: issues, parsed: parsed, binaries: binaries, contextUses: contextUses,
-      parameterReaches: parameterReaches, propertyReaches: propertyReaches)
+      parameterReaches: parameterReaches, propertyReaches: propertyReaches, relays: relays)
   }
 }
 

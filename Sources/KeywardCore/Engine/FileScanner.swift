@@ -19,11 +19,13 @@ public struct FileOutcome: Sendable, Codable {
   /// Which stored properties of the file's types reach a sink, for settling findings of values
   /// those types are built with.
   public var propertyReaches: [PropertyReach] = []
+  /// Which of those values the file passes on to functions it does not declare.
+  public var relays: [ValueRelay] = []
 
   public init(
     findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
     contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
-    propertyReaches: [PropertyReach] = []
+    propertyReaches: [PropertyReach] = [], relays: [ValueRelay] = []
   ) {
     self.findings = findings
     self.issues = issues
@@ -32,6 +34,7 @@ public struct FileOutcome: Sendable, Codable {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
     self.propertyReaches = propertyReaches
+    self.relays = relays
   }
 
   /// Whether a finding waits for other files to be settled (`HandOff`).
@@ -39,7 +42,8 @@ public struct FileOutcome: Sendable, Codable {
 
   /// What other files' findings may need of this file.
   public var callFacts: CallFacts {
-    CallFacts(contextUses: contextUses, parameterReaches: parameterReaches, propertyReaches: propertyReaches)
+    CallFacts(
+      contextUses: contextUses, parameterReaches: parameterReaches, propertyReaches: propertyReaches, relays: relays)
   }
 }
 
@@ -189,7 +193,11 @@ public struct FileScanner: Sendable {
   private static func callFacts(
     of model: SemanticModel, takesContexts: Bool, sinks: [ValueSink], location: (Int) -> SourceLocation
   ) -> CallFacts {
-    var facts = sinks.isEmpty ? CallFacts() : model.valueReaches(sinks, location: location)
+    var facts = CallFacts()
+    if !sinks.isEmpty {
+      facts = model.valueReaches(sinks, location: location)
+      facts.relays = model.valueRelays(location: location)
+    }
     if takesContexts { facts.contextUses = model.contextParameterUses(location: location) }
     return facts
   }
@@ -256,6 +264,7 @@ public struct FileScanner: Sendable {
       outcome.contextUses = facts.contextUses
       outcome.parameterReaches = facts.parameterReaches
       outcome.propertyReaches = facts.propertyReaches
+      outcome.relays = facts.relays
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)

@@ -12,12 +12,14 @@ public struct HandOffSettler {
   private let usesByName: [String: [ContextParameterUse]]
   private let reachesByName: [String: [ParameterReach]]
   private let propertyReachesByOwner: [String: [PropertyReach]]
+  private let relaysByName: [String: [ValueRelay]]
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     propertyReachesByOwner = Dictionary(grouping: facts.propertyReaches, by: \.owner)
+    relaysByName = Dictionary(grouping: facts.relays, by: \.calledName)
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -74,26 +76,36 @@ public struct HandOffSettler {
   }
 
   /// A value passed by `call` stands where a function the call may mean passes it on to `sink`,
-  /// or where the call builds a type whose property it becomes and that property reaches `sink`:
-  /// the first such (shipped code first) explains the path.
+  /// or where the call builds a type whose property it becomes and that property reaches `sink`,
+  /// also through functions of other files it is relayed to: the first such path (shipped code
+  /// first) explains it.
   private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
-    var path: [RelatedLocation]
-    let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
-    if let reach = Self.preferringShippedCode(candidates, \.callable).first {
-      path =
-        [
-          RelatedLocation(
-            message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
-        ] + reach.steps
-    } else {
-      guard call.isInitializer,
-        let reach = (propertyReachesByOwner[call.name] ?? []).first(where: { $0.sink == sink && $0.accepts(call) })
-      else { return nil }
-      path = reach.steps
-    }
+    guard let path = route(from: call, to: sink, depth: 0) else { return nil }
     var settled = finding
     settled.related = path + finding.related
     return settled
+  }
+
+  /// The steps from a call to `sink`, or nil when the value passed never reaches it.
+  private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
+    // Longer chains are cycles, or too long to explain.
+    guard depth < 4 else { return nil }
+    let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
+    if let reach = Self.preferringShippedCode(candidates, \.callable).first {
+      return [
+        RelatedLocation(
+          message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
+      ] + reach.steps
+    }
+    if call.isInitializer,
+      let reach = (propertyReachesByOwner[call.name] ?? []).first(where: { $0.sink == sink && $0.accepts(call) })
+    {
+      return reach.steps
+    }
+    for relay in relaysByName[call.name] ?? [] where relay.accepts(call) {
+      if let rest = route(from: relay.call, to: sink, depth: depth + 1) { return [relay.step] + rest }
+    }
+    return nil
   }
 
   /// The declarations a call may mean, without test doubles when app code declares it too: a

@@ -309,25 +309,69 @@ public struct CallableShape: Sendable, Hashable, Codable {
   }
 }
 
+/// A parameter of a file's function, or a stored property of one of its types, whose value the
+/// file passes to a function it does not declare (`KeychainHelper.save(value, protection:
+/// protection)` in a property wrapper's setter): followed on into other files' summaries when
+/// the scan settles, to a fixed depth.
+public struct ValueRelay: Sendable, Hashable, Codable {
+  /// The function receiving the value, with `parameter`; nil for a property.
+  public var callable: CallableShape?
+  public var parameter: Int
+  /// The type and name of the property holding the value; nil for a parameter.
+  public var owner: String?
+  public var property: String?
+  /// The member of the value that is passed on; empty for the value itself.
+  public var memberPath: [String]
+  /// Where it is passed on.
+  public var call: CallShape
+  public var step: RelatedLocation
+
+  public init(
+    callable: CallableShape?, parameter: Int, owner: String?, property: String?, memberPath: [String],
+    call: CallShape, step: RelatedLocation
+  ) {
+    self.callable = callable
+    self.parameter = parameter
+    self.owner = owner
+    self.property = property
+    self.memberPath = memberPath
+    self.call = call
+    self.step = step
+  }
+
+  /// The name calls reaching this relay use: the function's, or the property's type.
+  public var calledName: String { callable?.name ?? owner ?? "" }
+
+  /// Whether `call` hands its value to the relayed parameter or property.
+  public func accepts(_ call: CallShape) -> Bool {
+    guard call.memberPath == memberPath else { return false }
+    if let callable { return callable.accepts(call, in: parameter) }
+    return call.isInitializer && call.name == owner && call.argumentLabel == property
+  }
+}
+
 /// What one file's functions do with what callers pass them: the facts other files' findings
 /// are settled with once every file is scanned.
 public struct CallFacts: Sendable {
   public var contextUses: [ContextParameterUse]
   public var parameterReaches: [ParameterReach]
   public var propertyReaches: [PropertyReach]
+  public var relays: [ValueRelay]
 
   public init(
     contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
-    propertyReaches: [PropertyReach] = []
+    propertyReaches: [PropertyReach] = [], relays: [ValueRelay] = []
   ) {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
     self.propertyReaches = propertyReaches
+    self.relays = relays
   }
 
   public mutating func append(_ other: CallFacts) {
     contextUses += other.contextUses
     parameterReaches += other.parameterReaches
     propertyReaches += other.propertyReaches
+    relays += other.relays
   }
 }

@@ -136,7 +136,7 @@ extension SemanticModel {
   /// is an argument of, or the stored property it is assigned to (`copy.flags = value`,
   /// `self.protection = value`), or the computed property returning it (`var policy: LAPolicy
   /// { … }`), each with the call's or the property's shape.
-  private func argumentCall(holding node: Syntax) -> (node: Syntax, shape: CallShape)? {
+  func argumentCall(holding node: Syntax) -> (node: Syntax, shape: CallShape)? {
     var current = node
     while let parent = current.parent {
       if let argument = parent.as(LabeledExprSyntax.self),

@@ -17,14 +17,14 @@ extension SemanticModel {
   /// through member reads (`settings.protection`, `self.options.flags`).
   func sources(reaching expression: ExprSyntax, depth: Int = 0) -> [ValueSource] {
     guard depth < 4 else { return [] }
-    var found = memberSources(of: SequenceShape.unwrap(expression), depth: depth)
+    var found = sources(ofMemberRead: SequenceShape.unwrap(expression))
     for value in resolver.values(of: expression, mutatingMethods: AccessControlEvaluator.growingMethods) {
       if let parameter = value.parameter, parameter.node.is(FunctionParameterSyntax.self) {
         found.append(.parameter(parameter, memberPath: []))
         continue
       }
       if value.expression.id != SequenceShape.unwrap(expression).id {
-        found += memberSources(of: value.expression, depth: depth)
+        found += sources(ofMemberRead: value.expression)
       }
       if let array = value.expression.as(ArrayExprSyntax.self) {
         for element in array.elements { found += sources(reaching: element.expression, depth: depth + 1) }
@@ -41,7 +41,7 @@ extension SemanticModel {
 
   /// The sources of a read of a stored property or of a member chain (`settings.protection`):
   /// the name at its root with the members read from it.
-  private func memberSources(of expression: ExprSyntax, depth: Int) -> [ValueSource] {
+  func sources(ofMemberRead expression: ExprSyntax) -> [ValueSource] {
     var path: [String] = []
     var root = expression
     while let member = root.as(MemberAccessExprSyntax.self), let base = member.base {
