@@ -167,18 +167,24 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
   case policy
   /// An `LAContext`'s `touchIDAuthenticationAllowableReuseDuration`.
   case reuseDuration
+  /// The `kSecValueData` of a stored item, before its conversion to data (`value` in
+  /// `Data(value.utf8)`).
+  case valueData
 
   /// For the documentation of the rules that follow values into their sinks.
   public static let howFarValuesAreFollowed = """
-    A value given as an argument is followed into the function (or initializer) receiving it, \
-    in any file of the scan and on through the functions that function passes it to in its own \
-    file; the call that passes the weak value is reported, with the path to where it takes \
-    effect as related locations. A value a type is built with (`Settings(protection: …)`, \
-    memberwise or not, also inside another call's argument: `Vault(settings: .init(protection: \
-    …))`) is followed into the stored property of that name and reported where a method of the \
-    scan reads that property into the setting. A weak default is not reported when every caller \
-    can be seen to override it (a `private` function whose every call passes the argument). \
-    Values built by other calls (builders, property wrappers) are not followed yet.
+    A value given as an argument is followed into the function or initializer receiving it, in \
+    any file of the scan, and on through the functions it is passed to, in that file and in \
+    others (up to four steps, cycles cut). A value a type is built with \
+    (`Settings(protection: …)`, memberwise or not, inside another call's argument as in \
+    `Vault(settings: .init(protection: …))`, or in a property wrapper's attribute) is followed \
+    into the stored property of that name, and so is a value a method stores in a property (a \
+    builder's `copy.flags = …`) or a computed property returns. The weak value is reported where \
+    it is chosen, with the path to where it takes effect (the property, the calls, the setting) \
+    as related locations. A weak default is not reported when every caller can be seen to \
+    override it (a `private` function whose every call passes the argument). A type's initializer \
+    is matched to a property by the argument's label; values carried through closures, \
+    collections or an enum's cases are not followed.
     """
 
   /// A file must name one of these for its functions to be summarized.
@@ -188,6 +194,7 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     case .accessibility: ["kSecAttrAccessible", "SecAccessControlCreateWithFlags"]
     case .policy: ["evaluatePolicy"]
     case .reuseDuration: ["touchIDAuthenticationAllowableReuseDuration"]
+    case .valueData: ["kSecValueData"]
     }
   }
 }

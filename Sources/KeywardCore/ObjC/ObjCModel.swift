@@ -89,7 +89,8 @@ public final class ObjCModel {
   public func messageArguments(_ part: String) -> [(part: ObjCToken, argument: [ObjCToken])] {
     var found: [(ObjCToken, [ObjCToken])] = []
     for index in analyzed.indices where analyzed[index].kind == .identifier && analyzed[index].text == part {
-      guard index + 1 < analyzed.count, analyzed[index + 1].text == ":", index > 0, analyzed[index - 1].text != "." else {
+      guard index + 1 < analyzed.count, analyzed[index + 1].text == ":", index > 0, analyzed[index - 1].text != "."
+      else {
         continue
       }
       found.append((analyzed[index], argument(from: index + 2)))
@@ -118,7 +119,9 @@ public final class ObjCModel {
       for (part, value) in messageArguments(method) {
         guard let start = analyzed.firstIndex(of: part) else { continue }
         let after = start + 2 + value.count
-        guard after + 1 < analyzed.count, analyzed[after].text == "forKey", analyzed[after + 1].text == ":" else { continue }
+        guard after + 1 < analyzed.count, analyzed[after].text == "forKey", analyzed[after + 1].text == ":" else {
+          continue
+        }
         found.append((argument(from: after + 2), value))
       }
     }

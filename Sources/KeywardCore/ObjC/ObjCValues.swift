@@ -89,7 +89,8 @@ struct ObjCValueSources {
     if last.text == ")" {
       // `static T name(void) {` or `T name() {`.
       if tokens[open - 2].text == "(", open >= 3, tokens[open - 3].kind == .identifier { return tokens[open - 3].text }
-      if tokens[open - 2].text == "void", open >= 4, tokens[open - 3].text == "(", tokens[open - 4].kind == .identifier {
+      if tokens[open - 2].text == "void", open >= 4, tokens[open - 3].text == "(", tokens[open - 4].kind == .identifier
+      {
         return tokens[open - 4].text
       }
     }

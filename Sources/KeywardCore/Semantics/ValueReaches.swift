@@ -36,6 +36,12 @@ extension SemanticModel {
           ValueSinkSite(sink: sink, value: $0, at: Syntax($0), note: "evaluated by `evaluatePolicy` here")
         }
       }
+    case .valueData:
+      // A probe item, added and deleted again, keeps no value.
+      return keychainQueries.filter { $0.mayStore && !$0.isProbe }.flatMap { $0.writes(forKey: "kSecValueData") }.map {
+        ValueSinkSite(
+          sink: sink, value: Self.dataSource(of: $0.value), at: $0.node, note: "stored as kSecValueData here")
+      }
     case .reuseDuration:
       // A window on a context that nothing evaluates or passes on affects no prompt.
       return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
@@ -45,6 +51,35 @@ extension SemanticModel {
           sink: sink, value: value, at: Syntax(value), note: "set as the context's Touch ID reuse window here")
       }
     }
+  }
+
+  /// The value data is made from: `value` in `Data(value.utf8)`, `value.data(using: .utf8)!`,
+  /// `Data(value)`, `(value ?? "")` and `value as CFData`.
+  static func dataSource(of expression: ExprSyntax) -> ExprSyntax {
+    var value = SequenceShape.unwrapCasts(expression)
+    for _ in 0..<6 {
+      if let forced = value.as(ForceUnwrapExprSyntax.self) {
+        value = SequenceShape.unwrapCasts(forced.expression)
+      } else if let call = value.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call),
+        ["Data", "Array", "data"].contains(name)
+      {
+        guard let inner = name == "data" ? SyntaxFacts.receiver(of: call) : call.arguments.first?.expression else {
+          break
+        }
+        value = SequenceShape.unwrapCasts(inner)
+      } else if let member = value.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "utf8",
+        let base = member.base
+      {
+        value = SequenceShape.unwrapCasts(base)
+      } else if let sequence = value.as(SequenceExprSyntax.self), let first = sequence.elements.first,
+        sequence.elements.dropFirst().first.flatMap(SequenceShape.operatorText) == "??"
+      {
+        value = SequenceShape.unwrapCasts(first)
+      } else {
+        break
+      }
+    }
+    return value
   }
 
   /// The parameters of this file's functions and initializers, and the stored properties of its
@@ -115,8 +150,7 @@ extension SemanticModel {
   /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a
   /// ternary, parentheses or a cast), as a declaration in any file is matched against them.
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
-  public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)]
-  {
+  public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)] {
     atoms.compactMap { atom in
       guard let (node, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
       // A value built for another call's argument (`Vault(settings: .init(protection: x))`):
@@ -202,12 +236,27 @@ extension SemanticModel {
         return nil
       }
     } else if let binding = resolver.binding(denotedBy: target), let type = storedPropertyOwner(binding) {
+      // A wrapped property (`@KeychainBacked(…) var session`) is set through its wrapper.
+      if let wrapper = Self.propertyWrapper(of: binding) {
+        return CallShape(name: wrapper, labels: ["wrappedValue"], argument: 0, isProperty: true)
+      }
       name = binding.name
       owner = type
     } else {
       return nil
     }
     return CallShape(name: owner, labels: [name], argument: 0, isProperty: true)
+  }
+
+  /// The property wrapper a stored property is declared with (`@KeychainBacked(…) var session`).
+  static func propertyWrapper(of binding: Binding) -> String? {
+    guard let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self) else { return nil }
+    for element in declaration.attributes {
+      guard case .attribute(let attribute) = element else { continue }
+      let name = SyntaxFacts.typeName(attribute.attributeName)
+      if name.first?.isUppercase == true { return name }
+    }
+    return nil
   }
 
   /// The computed property whose getter returns the statement `node` (`return value`, or the
@@ -224,7 +273,8 @@ extension SemanticModel {
         return nil
       }
       if let binding = candidate.as(PatternBindingSyntax.self) {
-        guard binding.accessorBlock != nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+        guard binding.accessorBlock != nil,
+          let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
           let block = SyntaxFacts.memberBlock(declaring: Syntax(binding)),
           block.parent?.is(StructDeclSyntax.self) == true || block.parent?.is(ClassDeclSyntax.self) == true,
           let type = SyntaxFacts.typeName(declaring: block)

@@ -133,8 +133,10 @@ public struct BiometricReuseWindow: Rule {
   /// Besides the property itself, words naming a window where a settings value is built in
   /// another file than the one setting the context (`UnlockSettings(graceSeconds: 45)`).
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["touchIDAuthenticationAllowableReuseDuration", "grace", "Grace", "ReuseDuration", "reuseDuration", "ReuseWindow",
-      "reuseWindow"]
+    [
+      "touchIDAuthenticationAllowableReuseDuration", "grace", "Grace", "ReuseDuration", "reuseDuration", "ReuseWindow",
+      "reuseWindow",
+    ]
   }
 
   public static let valueSinks: [ValueSink] = [.reuseDuration]

@@ -11,16 +11,17 @@ public struct LocalAuthFailOpen: Rule {
     tags: ["CWE:636", "CWE:287", "MASWE:0044", "OWASP:2021:A07", "MASVS-AUTH-2"],
     profile: .essential,
     description: """
-      Reports access granted where authentication did not succeed: in the branch where \
-      `canEvaluatePolicy` is false, where the reply's `success` is false or its `error` is set, in \
-      the `catch` of `try await evaluatePolicy`, in a reply that ignores both (`{ _, _ in ... }`), and \
-      on `biometryNotAvailable`, `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless \
-      that path authenticates again. Granting is calling \
-      a completion with `true` or with a `.success` whose payload does not report a failure (as \
-      `.success(Outcome(success: false, error: message))` does), setting an authenticated/unlocked \
-      flag, calling an unlock or login function, returning `true` or a comparison (unless the \
-      function's name makes `true` the refusal, as in `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
-      case is falling back from a biometric item to an unprotected copy).
+      Reports access granted where authentication did not succeed: where `canEvaluatePolicy` is \
+      false, the reply's `success` is false or its `error` set, in the `catch` of `try await \
+      evaluatePolicy`, in a reply ignoring both, and on `biometryNotAvailable`, \
+      `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless that path authenticates \
+      again. Granting is calling a completion with `true` or a `.success` whose payload reports no \
+      failure, setting an authenticated/unlocked flag, calling an unlock or login function, \
+      returning `true` or a comparison (unless the function's name makes `true` the refusal, as in \
+      `biometryChanged()`), or returning data read from a store. A failure path is also compared \
+      with the success path of the same check: it grants when it calls the same continuation, \
+      returns `true` where success returns the evaluation's result, or returns a copy from \
+      `UserDefaults` or a cache where success returns the protected data.
       """,
     rationale: """
       Failure paths are under the attacker's control: they can cancel the prompt, remove all \

@@ -52,7 +52,8 @@ struct SuccessComparison {
     while let parent = statement.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
       statement = parent
     }
-    guard statement.parent?.is(CodeBlockItemSyntax.self) == true, let name = SyntaxFacts.calledName(call)?.lowercased(), call.trailingClosure == nil,
+    guard statement.parent?.is(CodeBlockItemSyntax.self) == true, let name = SyntaxFacts.calledName(call)?.lowercased(),
+      call.trailingClosure == nil,
       !call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }),
       !call.arguments.contains(where: { ReportedOutcome.of($0.expression) == .failure }),
       !Self.neutralWords.contains(where: name.contains), !GrantFinder.authenticatingCalls.contains(name)

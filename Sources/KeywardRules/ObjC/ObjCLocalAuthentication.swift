@@ -64,8 +64,10 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
   public static let metadata = PasscodeFallbackPolicy.metadata.objcTwin(
     description: """
       `evaluatePolicy:LAPolicyDeviceOwnerAuthentication` (raw value 2) and the watch and companion \
-      policies, which accept the passcode or a nearby device instead of biometrics. \
-      `canEvaluatePolicy:` with the same policy checks that a passcode is set and is never reported.
+      policies, which accept the passcode or a nearby device instead of biometrics, also through \
+      `#define`s and `const`s of the file, locals assigned earlier in the same method, and macros \
+      handing their argument to `evaluatePolicy:`. `canEvaluatePolicy:` with the same policy checks \
+      that a passcode is set and is never reported.
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Approve transfer"
