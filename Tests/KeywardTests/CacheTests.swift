@@ -161,7 +161,11 @@ import Testing
       ruleId: "r", severity: .critical, confidence: .low, message: "m\n\"", location: location, snippet: "",
       tags: ["a", "b"], fingerprint: "f", suppression: Suppression(kind: .baseline, justification: nil),
       fix: Fix(description: "d", safe: true, edits: [TextEdit(start: 1, end: 2, replacement: "🔑")]),
-      related: [RelatedLocation(message: "q", location: location)])
+      related: [RelatedLocation(message: "q", location: location)],
+      handOff: HandOff(
+        call: CallShape(name: "init", labels: ["protection"], argument: 0), settledMessage: nil, sink: .accessibility,
+        enclosingCall: CallShape(name: "Vault", labels: ["settings"], argument: 0, memberPath: ["protection"])))
+    let step = RelatedLocation(message: "s", location: location)
     let outcome = FileOutcome(
       findings: [finding, finding],
       issues: [ScanIssue(path: "p", kind: .timeLimit, message: "t", line: 1, column: nil)],
@@ -170,6 +174,24 @@ import Testing
         BinarySummary(
           path: "A.ipa", bundleIdentifier: "b",
           files: [.init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])])])
+      ],
+      parameterReaches: [
+        ParameterReach(
+          callable: CallableShape(
+            name: "Vault", parameters: [.init(label: "settings", hasDefault: true)],
+            owner: .init(type: "Vault", supertypes: ["P"]), location: location),
+          parameter: 0, sink: .policy, steps: [step], memberPath: ["protection", "level"])
+      ],
+      propertyReaches: [
+        PropertyReach(owner: "Settings", property: "grace", memberPath: ["a"], sink: .accessControlFlags, steps: [step])
+      ],
+      relays: [
+        ValueRelay(
+          callable: nil, parameter: 0, owner: "Wrapper", property: "protection", memberPath: [],
+          call: CallShape(name: "save", labels: ["_", "protection"], argument: 1, isProperty: true), step: step),
+        ValueRelay(
+          callable: CallableShape(name: "f", parameters: [], owner: nil, location: location), parameter: 2, owner: nil,
+          property: nil, memberPath: ["x"], call: CallShape(name: "g", labels: [], argument: 0), step: step),
       ])
     var writer = CacheWriter()
     outcome.write(to: &writer)
@@ -178,6 +200,8 @@ import Testing
     #expect(reader.isAtEnd)
     #expect(decoded.findings == outcome.findings && decoded.issues == outcome.issues)
     #expect(decoded.parsed && decoded.binaries == outcome.binaries)
+    #expect(decoded.parameterReaches == outcome.parameterReaches && decoded.propertyReaches == outcome.propertyReaches)
+    #expect(decoded.relays == outcome.relays)
     // Every cut of the entry is refused rather than misread.
     for cut in 0..<writer.bytes.count {
       var truncated = CacheReader(writer.bytes[..<cut])

@@ -90,6 +90,132 @@ import Testing
     #expect(found.first?.related.last?.message == "used here as the kSecAttrAccessible value")
   }
 
+  static let vault = """
+    import Security
+    final class Vault {
+        private let settings: VaultSettings
+        init(settings: VaultSettings) { self.settings = settings }
+        func save(_ secret: Data) -> OSStatus {
+            var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+            query[kSecAttrAccessible as String] = settings.protection
+            return SecItemAdd(query as CFDictionary, nil)
+        }
+    }
+    """
+
+  /// A settings type declared in a third file that names no keychain constant at all.
+  static let vaultSettings = "struct VaultSettings { var protection: CFString; var label = \"vault\" }"
+
+  @Test(arguments: [
+    ("let vault = Vault(settings: .init(protection: kSecAttrAccessibleAlways))", "App.swift:1:47"),
+    ("let vault = Vault(settings: VaultSettings(protection: kSecAttrAccessibleAlways))", "App.swift:1:55"),
+    ("let relaxed = VaultSettings(protection: kSecAttrAccessibleAlways)", "App.swift:1:41"),
+  ])
+  func aWeakValueAStoredPropertyCarriesToAnotherFilesStoreIsReportedAtTheChoice(_ call: String, place: String) throws {
+    let found = try findings(
+      ["Vault.swift": Self.vault, "VaultSettings.swift": Self.vaultSettings, "App.swift": call],
+      rules: [WeakKeychainAccessibility.metadata.id])
+    #expect(found.map(\.location.place) == [place])
+    #expect(found.first?.related.last?.message == "used here as the kSecAttrAccessible value")
+    #expect(found.first?.related.last?.location.place == "Vault.swift:7:9")
+    #expect(found.first?.related.first?.message.hasPrefix("passed to `Vault(settings:)`") == call.contains(".init("))
+  }
+
+  @Test(arguments: [
+    // A strong class.
+    "let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))",
+    // Another member than the one stored with.
+    "let vault = Vault(settings: .init(label: kSecAttrAccessibleAlways as String))",
+    // Another type than the one whose property reaches the query.
+    "let row = Row(protection: kSecAttrAccessibleAlways)",
+  ])
+  func aWeakValueInAPropertyThatReachesNoItemIsNotReported(_ call: String) throws {
+    let found = try findings(
+      ["Vault.swift": Self.vault, "VaultSettings.swift": Self.vaultSettings, "App.swift": call],
+      rules: [WeakKeychainAccessibility.metadata.id])
+    #expect(found.isEmpty)
+  }
+
+  static let gate = """
+    import LocalAuthentication
+    final class UnlockGate {
+        private let settings: UnlockSettings
+        init(settings: UnlockSettings) { self.settings = settings }
+        func unlock(_ done: @escaping (Bool) -> Void) {
+            LAContext().evaluatePolicy(settings.policy, localizedReason: "Unlock") { ok, _ in done(ok) }
+        }
+    }
+    """
+
+  static func settings(_ fallback: String) -> String {
+    """
+    struct UnlockSettings {
+        var allowPasscode: Bool
+        var policy: LAPolicy { allowPasscode ? \(fallback) : .deviceOwnerAuthenticationWithBiometrics }
+    }
+    """
+  }
+
+  @Test func aPolicyAComputedPropertyChoosesIsReportedWhereAnotherFileEvaluatesIt() throws {
+    let rule: Set = [PasscodeFallbackPolicy.metadata.id]
+    let found = try findings(
+      ["Gate.swift": Self.gate, "Settings.swift": Self.settings(".deviceOwnerAuthentication")], rules: rule)
+    #expect(found.map(\.location.place) == ["Settings.swift:3:44"])
+    #expect(found.first?.message.contains("(Stored in `UnlockSettings.policy`, which evaluates it.)") == true)
+    #expect(found.first?.related.map(\.location.place) == ["Gate.swift:6:36"])
+    let strong = Self.settings(".deviceOwnerAuthenticationWithBiometrics")
+    #expect(try findings(["Gate.swift": Self.gate, "Settings.swift": strong], rules: rule).isEmpty)
+    #expect(try findings(["Settings.swift": Self.settings(".deviceOwnerAuthentication")], rules: rule).isEmpty)
+  }
+
+  static let keychainHelper = """
+    import Security
+    enum KeychainHelper {
+        static func save(_ value: String, account: String, protection: CFString) {
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                                        kSecValueData as String: Data(value.utf8), kSecAttrAccessible as String: protection]
+            SecItemAdd(query as CFDictionary, nil)
+        }
+    }
+    """
+
+  static let keychainBacked = """
+    @propertyWrapper
+    struct KeychainBacked {
+        let account: String
+        let protection: CFString
+        init(_ account: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+            self.account = account
+            self.protection = protection
+        }
+        var wrappedValue: String? {
+            get { nil }
+            set { KeychainHelper.save(newValue ?? "", account: account, protection: protection) }
+        }
+    }
+    """
+
+  /// The wrapper's setter writes through a helper declared in a third file.
+  @Test func aWeakValueGivenToAPropertyWrapperIsFollowedThroughItsHelper() throws {
+    let rule: Set = [WeakKeychainAccessibility.metadata.id]
+    func session(_ protection: String) -> String {
+      "final class Session { @KeychainBacked(\"session\", protection: \(protection)) var token: String? }"
+    }
+    let files = ["Helper.swift": Self.keychainHelper, "KeychainBacked.swift": Self.keychainBacked]
+    let found = try findings(files.merging(["Session.swift": session("kSecAttrAccessibleAlways")]) { $1 }, rules: rule)
+    #expect(found.map(\.location.place) == ["Session.swift:1:62"])
+    #expect(
+      found.first?.related.map(\.message) == [
+        "passed on to `save(_:account:protection:)` here", "passed to `save(_:account:protection:)`, declared here",
+        "used here as the kSecAttrAccessible value",
+      ])
+    let strong = files.merging(["Session.swift": session("kSecAttrAccessibleWhenUnlocked")]) { $1 }
+    #expect(try findings(strong, rules: rule).isEmpty)
+    // Without the helper nothing says where the protection goes.
+    let alone = ["KeychainBacked.swift": Self.keychainBacked, "Session.swift": session("kSecAttrAccessibleAlways")]
+    #expect(try findings(alone, rules: rule).isEmpty)
+  }
+
   /// `--changed-since` scans the caller only; the callee's file still says where its parameter goes.
   @Test func aPartialScanSettlesAgainstTheWholeTree() throws {
     let root = try Paths.tree(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".userPresence")])

@@ -149,6 +149,27 @@ extension FileOutcome {
         out.string(step.message)
         step.location.write(to: &out)
       }
+      out.array(reach.memberPath) { $0.string($1) }
+    }
+    out.array(facts.propertyReaches) { out, reach in
+      out.string(reach.owner)
+      out.string(reach.property)
+      out.array(reach.memberPath) { $0.string($1) }
+      out.string(reach.sink.rawValue)
+      out.array(reach.steps) { out, step in
+        out.string(step.message)
+        step.location.write(to: &out)
+      }
+    }
+    out.array(facts.relays) { out, relay in
+      out.optional(relay.callable) { $1.write(to: &$0) }
+      out.int(relay.parameter)
+      out.optional(relay.owner) { $0.string($1) }
+      out.optional(relay.property) { $0.string($1) }
+      out.array(relay.memberPath) { $0.string($1) }
+      relay.call.write(to: &out)
+      out.string(relay.step.message)
+      relay.step.location.write(to: &out)
     }
     out.array(facts.contextPropertyReads) { out, read in
       out.string(read.name)
@@ -192,7 +213,22 @@ extension FileOutcome {
         callable: try CallableShape(from: &reader), parameter: try reader.int(), sink: try reader.raw(ValueSink.self),
         steps: try reader.array { (reader) throws(CacheFormatError) in
           RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
+        }, memberPath: try reader.strings())
+    }
+    let propertyReaches = try reader.array { (reader) throws(CacheFormatError) in
+      PropertyReach(
+        owner: try reader.string(), property: try reader.string(), memberPath: try reader.strings(),
+        sink: try reader.raw(ValueSink.self),
+        steps: try reader.array { (reader) throws(CacheFormatError) in
+          RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
         })
+    }
+    let relays = try reader.array { (reader) throws(CacheFormatError) in
+      ValueRelay(
+        callable: try reader.optional { (reader) throws(CacheFormatError) in try CallableShape(from: &reader) },
+        parameter: try reader.int(), owner: try reader.optionalString(), property: try reader.optionalString(),
+        memberPath: try reader.strings(), call: try CallShape(from: &reader),
+        step: RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader)))
     }
     let contextPropertyReads = try reader.array { (reader) throws(CacheFormatError) in
       ContextPropertyRead(
@@ -204,7 +240,7 @@ extension FileOutcome {
       findings: findings, issues: issues, parsed: parsed, binaries: binaries,
       facts: CallFacts(
         contextUses: contextUses, parameterReaches: parameterReaches, contextPropertyReads: contextPropertyReads,
-        enrollmentChecks: enrollmentChecks))
+        enrollmentChecks: enrollmentChecks, propertyReaches: propertyReaches, relays: relays))
   }
 }
 
@@ -264,12 +300,14 @@ extension CallShape {
     out.array(labels) { $0.string($1) }
     out.int(argument)
     out.optional(receiverType) { $0.string($1) }
+    out.array(memberPath) { $0.string($1) }
+    out.bool(isProperty)
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
     self.init(
       name: try reader.string(), labels: try reader.strings(), argument: try reader.int(),
-      receiverType: try reader.optionalString())
+      receiverType: try reader.optionalString(), memberPath: try reader.strings(), isProperty: try reader.bool())
   }
 }
 
@@ -306,6 +344,7 @@ extension Finding {
       out.optional(handOff.sink) { $0.string($1.rawValue) }
       out.bool(handOff.isPropertyRead)
       out.bool(handOff.unlessEnrollmentIsChecked)
+      out.optional(handOff.enclosingCall) { $1.write(to: &$0) }
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -337,7 +376,8 @@ extension Finding {
           call: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) },
           settledMessage: try reader.optionalString(),
           sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
-          isPropertyRead: try reader.bool(), unlessEnrollmentIsChecked: try reader.bool())
+          isPropertyRead: try reader.bool(), unlessEnrollmentIsChecked: try reader.bool(),
+          enclosingCall: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) })
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

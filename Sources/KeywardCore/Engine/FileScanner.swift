@@ -175,11 +175,17 @@ public struct FileScanner: Sendable {
   private static func callFacts(
     of model: SemanticModel, takesContexts: Bool, sinks: [ValueSink], location: (Int) -> SourceLocation
   ) -> CallFacts {
-    CallFacts(
-      contextUses: takesContexts ? model.contextParameterUses(location: location) : [],
-      parameterReaches: sinks.isEmpty ? [] : model.parameterReaches(sinks, location: location),
-      contextPropertyReads: takesContexts ? model.boundContextPropertyReads(location: location) : [],
-      enrollmentChecks: takesContexts ? model.enrollmentChecks(location: location) : [])
+    var facts = CallFacts()
+    if !sinks.isEmpty {
+      facts = model.valueReaches(sinks, location: location)
+      facts.relays = model.valueRelays(location: location)
+    }
+    if takesContexts {
+      facts.contextUses = model.contextParameterUses(location: location)
+      facts.contextPropertyReads = model.boundContextPropertyReads(location: location)
+      facts.enrollmentChecks = model.enrollmentChecks(location: location)
+    }
+    return facts
   }
 
   /// Scans source text given as bytes, as if it were the file at `path`.

@@ -17,6 +17,8 @@ public struct HandOffSettler {
   private let propertyReadsByName: [String: [ContextPropertyRead]]
   /// Whether shipped code reads an `LAContext`'s domain state somewhere in the scan.
   private let checksEnrollment: Bool
+  private let propertyReachesByOwner: [String: [PropertyReach]]
+  private let relaysByName: [String: [ValueRelay]]
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
@@ -24,6 +26,8 @@ public struct HandOffSettler {
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     propertyReadsByName = Dictionary(grouping: facts.contextPropertyReads, by: \.name)
     checksEnrollment = facts.enrollmentChecks.contains { PathOrigin.origin(of: $0.path) == .app }
+    propertyReachesByOwner = Dictionary(grouping: facts.propertyReaches, by: \.owner)
+    relaysByName = Dictionary(grouping: facts.relays, by: \.calledName)
     defaultConfidence = Dictionary(rules.map { ($0.metadata.id, $0.metadata.confidence) }) { first, _ in first }
   }
 
@@ -52,7 +56,10 @@ public struct HandOffSettler {
       settled.handOff = nil
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
       guard let call = handOff.call else { return settled }
-      if let sink = handOff.sink { return settle(settled, passedBy: call, to: sink) }
+      if let sink = handOff.sink {
+        return settle(settled, passedBy: call, to: sink)
+          ?? handOff.enclosingCall.flatMap { settle(settled, passedBy: $0, to: sink) }
+      }
       if handOff.isPropertyRead { return isReadIntoProtectedItem(call) ? nil : settled }
       let chain: [ContextParameterUse]
       let ending: String
@@ -79,19 +86,37 @@ public struct HandOffSettler {
     }
   }
 
-  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`:
-  /// the first such (shipped code first) explains the path.
+  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`,
+  /// or where the call builds a type whose property it becomes and that property reaches `sink`,
+  /// also through functions of other files it is relayed to: the first such path (shipped code
+  /// first) explains it.
   private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
-    let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
-    guard let reach = Self.preferringShippedCode(candidates, \.callable).first else { return nil }
+    guard let path = route(from: call, to: sink, depth: 0) else { return nil }
     var settled = finding
-    settled.related =
-      [
+    settled.related = path + finding.related
+    return settled
+  }
+
+  /// The steps from a call to `sink`, or nil when the value passed never reaches it.
+  private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
+    // Longer chains are cycles, or too long to explain.
+    guard depth < 4 else { return nil }
+    let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
+    if let reach = Self.preferringShippedCode(candidates, \.callable).first {
+      return [
         RelatedLocation(
           message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
-      ]
-      + reach.steps + finding.related
-    return settled
+      ] + reach.steps
+    }
+    if call.isInitializer,
+      let reach = (propertyReachesByOwner[call.name] ?? []).first(where: { $0.sink == sink && $0.accepts(call) })
+    {
+      return reach.steps
+    }
+    for relay in relaysByName[call.name] ?? [] where relay.accepts(call) {
+      if let rest = route(from: relay.call, to: sink, depth: depth + 1) { return [relay.step] + rest }
+    }
+    return nil
   }
 
   /// Whether shipped code reads the property `shape` names (of its type, where the reading file

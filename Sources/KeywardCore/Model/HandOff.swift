@@ -1,7 +1,7 @@
-/// A call that hands an `LAContext` to a function the calling file does not declare
-/// (`store.retrieve(context: context)`), as far as a call site tells: the function's base name
-/// (a type's name for an initializer), argument labels, and the receiver's type when the file
-/// declares it.
+/// A call that hands a value (an `LAContext`, a weak setting) to a function the calling file may
+/// not declare (`store.retrieve(context: context)`), as far as a call site tells: the function's
+/// base name (a type's name for an initializer), argument labels, and the receiver's type when
+/// the file declares it; or a property the value is stored in (`isProperty`).
 public struct CallShape: Sendable, Hashable, Codable {
   public var name: String
   /// One per argument, `_` for an unlabelled one.
@@ -11,13 +11,39 @@ public struct CallShape: Sendable, Hashable, Codable {
   /// The type the receiver is declared with (`let store: SecureStore`, `= SecureStore()`,
   /// `self`, or a type named directly); nil when the call has no receiver or its type is unknown.
   public var receiverType: String?
+  /// Where in the argument the value sits when it is handed inside a value built for the call:
+  /// `["protection"]` for `Vault(settings: .init(protection: value))`. Empty: the argument itself.
+  public var memberPath: [String]
+  /// Not a call: the value is stored in, or returned by, the property `labels[0]` of the type
+  /// `name` (`copy.flags = value` in a builder, `var policy: LAPolicy { … }`), and matched as the
+  /// initializer argument of that name would be.
+  public var isProperty: Bool
 
-  public init(name: String, labels: [String], argument: Int, receiverType: String? = nil) {
+  public init(
+    name: String, labels: [String], argument: Int, receiverType: String? = nil, memberPath: [String] = [],
+    isProperty: Bool = false
+  ) {
     self.name = name
     self.labels = labels
     self.argument = argument
     self.receiverType = receiverType
+    self.memberPath = memberPath
+    self.isProperty = isProperty
   }
+
+  /// Where the value goes, for messages: "Passed to `protect(_:with:)`", "Stored in `Builder.flags`".
+  public var destination: String {
+    isProperty ? "Stored in `\(name).\(labels.first ?? "")`" : "Passed to `\(signature)`"
+  }
+
+  /// The label of the argument carrying the value, nil when it has none.
+  public var argumentLabel: String? {
+    labels.indices.contains(argument) && labels[argument] != "_" && labels[argument] != Self.trailingClosure
+      ? labels[argument] : nil
+  }
+
+  /// Whether the call names a type, so builds a value of it (`Settings(…)`).
+  public var isInitializer: Bool { name.first?.isUppercase == true }
 
   /// `retrieve(context:)`.
   public var signature: String { Self.signature(name: name, labels: labels.filter { $0 != Self.trailingClosure }) }
@@ -127,16 +153,20 @@ public struct HandOff: Sendable, Hashable {
   /// (`CallFacts.enrollmentChecks`): the app checks for new enrollments, in a place a
   /// finding about this gate cannot tie to it.
   public var unlessEnrollmentIsChecked: Bool
+  /// For a value handed inside a value built for another call (`Vault(settings: .init(protection:
+  /// value))`): that call, tried when `call` settles nothing.
+  public var enclosingCall: CallShape?
 
   public init(
     call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
-    unlessEnrollmentIsChecked: Bool = false
+    unlessEnrollmentIsChecked: Bool = false, enclosingCall: CallShape? = nil
   ) {
     self.call = call
     self.settledMessage = settledMessage
     self.sink = sink
     self.isPropertyRead = isPropertyRead
     self.unlessEnrollmentIsChecked = unlessEnrollmentIsChecked
+    self.enclosingCall = enclosingCall
   }
 }
 
@@ -155,58 +185,6 @@ public struct ContextPropertyRead: Sendable, Hashable, Codable {
     self.receiverType = receiverType
     self.location = location
   }
-}
-
-/// Where a setting takes effect: the places whose values rules judge.
-public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
-  /// The flags argument of `SecAccessControlCreateWithFlags`.
-  case accessControlFlags
-  /// A `kSecAttrAccessible` value of a stored item, or the protection argument of
-  /// `SecAccessControlCreateWithFlags`.
-  case accessibility
-  /// The policy of `evaluatePolicy`.
-  case policy
-
-  /// For the documentation of the rules that follow values into their sinks.
-  public static let howFarValuesAreFollowed = """
-    A value given as an argument is followed into the function (or initializer) receiving it, \
-    in any file of the scan and on through the functions that function passes it to in its own \
-    file; the call that passes the weak value is reported, with the path to where it takes \
-    effect as related locations. A weak default is not reported when every caller can be seen \
-    to override it (a `private` function whose every call passes the argument). Values kept in \
-    stored properties or built by other calls are not followed yet.
-    """
-
-  /// A file must name one of these for its functions to be summarized.
-  public var tokens: [String] {
-    switch self {
-    case .accessControlFlags: ["SecAccessControlCreateWithFlags"]
-    case .accessibility: ["kSecAttrAccessible", "SecAccessControlCreateWithFlags"]
-    case .policy: ["evaluatePolicy"]
-    }
-  }
-}
-
-/// A parameter of a function (or initializer) declared in a scanned file that reaches a sink,
-/// directly or through this file's other functions: the fact a call site passing a weak value
-/// needs, in whatever file it is.
-public struct ParameterReach: Sendable, Hashable, Codable {
-  public var callable: CallableShape
-  /// Which of the callable's parameters.
-  public var parameter: Int
-  public var sink: ValueSink
-  /// From the parameter to the sink: the calls it passes through, then the sink itself.
-  public var steps: [RelatedLocation]
-
-  public init(callable: CallableShape, parameter: Int, sink: ValueSink, steps: [RelatedLocation]) {
-    self.callable = callable
-    self.parameter = parameter
-    self.sink = sink
-    self.steps = steps
-  }
-
-  /// Whether `call` passes its `call.argument` to this parameter.
-  public func accepts(_ call: CallShape) -> Bool { callable.accepts(call, in: parameter) }
 }
 
 /// A declared function or initializer as calls are matched against it.
@@ -272,15 +250,20 @@ public struct CallFacts: Sendable, Codable {
   public var contextPropertyReads: [ContextPropertyRead]
   /// Where the file reads an `LAContext`'s `evaluatedPolicyDomainState` or `domainState`.
   public var enrollmentChecks: [SourceLocation]
+  public var propertyReaches: [PropertyReach]
+  public var relays: [ValueRelay]
 
   public init(
     contextUses: [ContextParameterUse] = [], parameterReaches: [ParameterReach] = [],
-    contextPropertyReads: [ContextPropertyRead] = [], enrollmentChecks: [SourceLocation] = []
+    contextPropertyReads: [ContextPropertyRead] = [], enrollmentChecks: [SourceLocation] = [],
+    propertyReaches: [PropertyReach] = [], relays: [ValueRelay] = []
   ) {
     self.contextUses = contextUses
     self.parameterReaches = parameterReaches
     self.contextPropertyReads = contextPropertyReads
     self.enrollmentChecks = enrollmentChecks
+    self.propertyReaches = propertyReaches
+    self.relays = relays
   }
 
   public mutating func append(_ other: CallFacts) {
@@ -288,5 +271,7 @@ public struct CallFacts: Sendable, Codable {
     parameterReaches += other.parameterReaches
     contextPropertyReads += other.contextPropertyReads
     enrollmentChecks += other.enrollmentChecks
+    propertyReaches += other.propertyReaches
+    relays += other.relays
   }
 }

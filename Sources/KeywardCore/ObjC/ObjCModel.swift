@@ -3,35 +3,83 @@ import Foundation
 /// What the Objective-C rules ask about a file, answered from its tokens: constants the file
 /// defines, calls and their arguments, message sends, dictionary literals and key-value sets.
 public final class ObjCModel {
+  /// The file's tokens as written.
   public let tokens: [ObjCToken]
+  /// `tokens` followed by the uses of macros that hand values to sinks, expanded
+  /// (`macroExpansions()`): what the questions below read. Indices below `tokens.count` are the
+  /// same in both.
+  public private(set) var analyzed: [ObjCToken]
   let lexer: ObjCLexer
 
   public init(bytes: [UInt8]) {
     lexer = ObjCLexer(bytes: bytes)
     tokens = lexer.tokens()
+    analyzed = tokens
+    analyzed += macroExpansions()
   }
+
+  /// Locals, helpers' returned values: what `expand` follows besides constants.
+  private lazy var valueSources = ObjCValueSources(tokens: analyzed, group: { self.group(from: $0) })
 
   /// `#define NAME value` (object-like macros) and `const` declarations (`static const
   /// SecAccessControlCreateFlags kFlags = ...;`), by name, as token lists.
   public private(set) lazy var constants: [String: [ObjCToken]] = collectConstants()
 
-  /// The tokens with every name of a file constant replaced by its value, recursively. The
-  /// replacement tokens keep their own positions, so findings land where the value is written.
+  /// The tokens with every name of a file constant replaced by its value, every local by the
+  /// values assigned to it earlier in its body, and every call of an argument-less method or
+  /// function of the file (`[self accessFlags]`, `accessFlags()`) by what it returns,
+  /// recursively. The replacement tokens keep their own positions, so findings land where the
+  /// value is written.
   public func expand(_ list: [ObjCToken], depth: Int = 0) -> [ObjCToken] {
     guard depth < 8 else { return list }
-    return list.flatMap { token -> [ObjCToken] in
-      guard token.kind == .identifier, let value = constants[token.text] else { return [token] }
-      return expand(value, depth: depth + 1)
+    var result: [ObjCToken] = []
+    var index = 0
+    while index < list.count {
+      let token = list[index]
+      let (called, length) = calledHelper(in: list, at: index)
+      if let called, let returned = valueSources.returns[called] {
+        for value in returned { result += expand(value, depth: depth + 1) + [Self.alternative(at: token.start)] }
+        index += length
+        continue
+      }
+      if token.kind == .identifier, let value = constants[token.text] {
+        result += expand(value, depth: depth + 1)
+      } else if token.kind == .identifier, let values = valueSources.assignedValues(of: token.text, at: token.start) {
+        for value in values { result += expand(value, depth: depth + 1) + [Self.alternative(at: token.start)] }
+      } else {
+        result.append(token)
+      }
+      index += 1
     }
+    return result
+  }
+
+  /// `[receiver name]` or `name()` at `index`: the name and the call's length in tokens.
+  private func calledHelper(in list: [ObjCToken], at index: Int) -> (String?, Int) {
+    if list[index].text == "[", index + 3 < list.count, list[index + 2].kind == .identifier,
+      list[index + 3].text == "]"
+    {
+      return (list[index + 2].text, 4)
+    }
+    if list[index].kind == .identifier, index + 2 < list.count, list[index + 1].text == "(", list[index + 2].text == ")"
+    {
+      return (list[index].text, 3)
+    }
+    return (nil, 1)
+  }
+
+  /// Separates alternative values in an expansion (a `,` reads as no operator between them).
+  private static func alternative(at offset: Int) -> ObjCToken {
+    ObjCToken(kind: .punctuation, start: offset, end: offset, text: ",")
   }
 
   /// Argument token lists of every call `name(...)`.
   public func calls(named name: String) -> [(name: ObjCToken, arguments: [[ObjCToken]])] {
     var found: [(ObjCToken, [[ObjCToken]])] = []
-    for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == name {
-      guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { continue }
+    for index in analyzed.indices where analyzed[index].kind == .identifier && analyzed[index].text == name {
+      guard index + 1 < analyzed.count, analyzed[index + 1].text == "(" else { continue }
       let (inside, _) = group(from: index + 1)
-      found.append((tokens[index], split(inside, at: ",")))
+      found.append((analyzed[index], split(inside, at: ",")))
     }
     return found
   }
@@ -40,11 +88,12 @@ public final class ObjCModel {
   /// tokens of its argument, up to the next part or the closing bracket.
   public func messageArguments(_ part: String) -> [(part: ObjCToken, argument: [ObjCToken])] {
     var found: [(ObjCToken, [ObjCToken])] = []
-    for index in tokens.indices where tokens[index].kind == .identifier && tokens[index].text == part {
-      guard index + 1 < tokens.count, tokens[index + 1].text == ":", index > 0, tokens[index - 1].text != "." else {
+    for index in analyzed.indices where analyzed[index].kind == .identifier && analyzed[index].text == part {
+      guard index + 1 < analyzed.count, analyzed[index + 1].text == ":", index > 0, analyzed[index - 1].text != "."
+      else {
         continue
       }
-      found.append((tokens[index], argument(from: index + 2)))
+      found.append((analyzed[index], argument(from: index + 2)))
     }
     return found
   }
@@ -52,8 +101,8 @@ public final class ObjCModel {
   /// `key: value` entries of `@{ ... }` literals.
   public var dictionaryEntries: [(key: [ObjCToken], value: [ObjCToken])] {
     var found: [([ObjCToken], [ObjCToken])] = []
-    for index in tokens.indices where tokens[index].text == "@" {
-      guard index + 1 < tokens.count, tokens[index + 1].text == "{" else { continue }
+    for index in analyzed.indices where analyzed[index].text == "@" {
+      guard index + 1 < analyzed.count, analyzed[index + 1].text == "{" else { continue }
       let (inside, _) = group(from: index + 1)
       for entry in split(inside, at: ",") {
         let parts = split(entry, at: ":", limit: 1)
@@ -68,9 +117,11 @@ public final class ObjCModel {
     var found: [([ObjCToken], [ObjCToken])] = []
     for method in ["setObject", "setValue"] {
       for (part, value) in messageArguments(method) {
-        guard let start = tokens.firstIndex(of: part) else { continue }
+        guard let start = analyzed.firstIndex(of: part) else { continue }
         let after = start + 2 + value.count
-        guard after + 1 < tokens.count, tokens[after].text == "forKey", tokens[after + 1].text == ":" else { continue }
+        guard after + 1 < analyzed.count, analyzed[after].text == "forKey", analyzed[after + 1].text == ":" else {
+          continue
+        }
         found.append((argument(from: after + 2), value))
       }
     }
@@ -84,7 +135,7 @@ public final class ObjCModel {
 
   /// Whether the file mentions an identifier (outside comments and strings).
   public func mentions(_ identifier: String) -> Bool {
-    tokens.contains { $0.kind == .identifier && $0.text == identifier }
+    analyzed.contains { $0.kind == .identifier && $0.text == identifier }
   }
 
   // MARK: Structure
@@ -95,17 +146,17 @@ public final class ObjCModel {
   func group(from open: Int) -> ([ObjCToken], Int) {
     var depth = 0
     var index = open
-    while index < tokens.count {
-      let text = tokens[index].text
+    while index < analyzed.count {
+      let text = analyzed[index].text
       if Self.openers[text] != nil {
         depth += 1
       } else if Self.openers.values.contains(text) {
         depth -= 1
-        if depth == 0 { return (Array(tokens[(open + 1)..<index]), index) }
+        if depth == 0 { return (Array(analyzed[(open + 1)..<index]), index) }
       }
       index += 1
     }
-    return (Array(tokens[min(open + 1, tokens.count)...]), tokens.count)
+    return (Array(analyzed[min(open + 1, analyzed.count)...]), analyzed.count)
   }
 
   /// The tokens inside the innermost bracket holding the token at `index` (empty at top level).
@@ -113,7 +164,7 @@ public final class ObjCModel {
     var depth = 0
     var position = index - 1
     while position >= 0 {
-      let text = tokens[position].text
+      let text = analyzed[position].text
       if Self.openers.values.contains(text) {
         depth += 1
       } else if Self.openers[text] != nil {
@@ -132,10 +183,10 @@ public final class ObjCModel {
   /// family (`[NSSet setWithObjects:NSFileProtectionNone, NSFileProtectionComplete, ...]`), which
   /// enumerates the choices rather than making one.
   public func isOnlyLookedFor(tokenAt index: Int, family prefix: String) -> Bool {
-    let before = index > 0 ? tokens[index - 1].text : ""
-    let after = index + 1 < tokens.count ? tokens[index + 1].text : ""
+    let before = index > 0 ? analyzed[index - 1].text : ""
+    let after = index + 1 < analyzed.count ? analyzed[index + 1].text : ""
     if ["==", "!="].contains(before) || ["==", "!="].contains(after) { return true }
-    if before == ":", index > 1, ["isEqualToString", "isEqual"].contains(tokens[index - 2].text) { return true }
+    if before == ":", index > 1, ["isEqualToString", "isEqual"].contains(analyzed[index - 2].text) { return true }
     let family = Set(
       enclosingGroup(of: index).filter { $0.kind == .identifier && $0.text.hasPrefix(prefix) }.map(\.text))
     return family.count >= 3
@@ -163,16 +214,16 @@ public final class ObjCModel {
     var depth = 0
     var index = start
     var result: [ObjCToken] = []
-    while index < tokens.count {
-      let token = tokens[index]
+    while index < analyzed.count {
+      let token = analyzed[index]
       if Self.openers[token.text] != nil { depth += 1 }
       if Self.openers.values.contains(token.text) {
         if depth == 0 { break }
         depth -= 1
       }
-      if depth == 0, token.kind == .identifier, index + 1 < tokens.count, tokens[index + 1].text == ":",
+      if depth == 0, token.kind == .identifier, index + 1 < analyzed.count, analyzed[index + 1].text == ":",
         !result.isEmpty,
-        index > 0, tokens[index - 1].text != "?"
+        index > 0, analyzed[index - 1].text != "?"
       {
         break
       }

@@ -149,11 +149,13 @@ public final class RuleContext {
   public func reportPassed(
     _ atoms: [ExprSyntax], to sink: ValueSink, judge: (ExprSyntax, CallShape) -> (message: String, fix: Fix?)?
   ) {
-    for (atom, call) in model.argumentHandOffs(of: atoms) {
+    for (atom, call, enclosing) in model.argumentHandOffs(of: atoms) {
       guard options.reportsWeakEvidence || !model.isChosenByCaller(Syntax(atom)),
         let (message, fix) = judge(atom, call)
       else { continue }
-      report(atom, message: message, fix: fix, handOff: HandOff(call: call, settledMessage: nil, sink: sink))
+      report(
+        atom, message: message, fix: fix,
+        handOff: HandOff(call: call, settledMessage: nil, sink: sink, enclosingCall: enclosing))
     }
   }
 

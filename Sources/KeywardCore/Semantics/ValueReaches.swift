@@ -36,92 +36,115 @@ extension SemanticModel {
           ValueSinkSite(sink: sink, value: $0, at: Syntax($0), note: "evaluated by `evaluatePolicy` here")
         }
       }
+    case .valueData:
+      // A probe item, added and deleted again, keeps no value.
+      return keychainQueries.filter { $0.mayStore && !$0.isProbe }.flatMap { $0.writes(forKey: "kSecValueData") }.map {
+        ValueSinkSite(
+          sink: sink, value: Self.dataSource(of: $0.value), at: $0.node, note: "stored as kSecValueData here")
+      }
+    case .reuseDuration:
+      // A window on a context that nothing evaluates or passes on affects no prompt.
+      return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
+        target, value in
+        if let base = target.base, isUnusedLocalContext(base) { return nil }
+        return ValueSinkSite(
+          sink: sink, value: value, at: Syntax(value), note: "set as the context's Touch ID reuse window here")
+      }
     }
   }
 
-  /// The parameters of this file's functions and initializers whose values reach one of `sinks`,
-  /// directly or passed on through other functions of the file: what a call in any file that
-  /// passes a weak value needs to know.
-  /// - Parameter location: the source location of a byte offset of this file.
-  public func parameterReaches(_ sinks: [ValueSink], location: (Int) -> SourceLocation) -> [ParameterReach] {
-    var reaches: [ParameterReach] = []
-    for sink in sinks {
-      var seen: Set<SyntaxIdentifier> = []
-      var pending: [(parameter: Binding, steps: [RelatedLocation])] = []
-      for site in sinkSites(sink) {
-        let step = RelatedLocation(
-          message: site.note, location: location(site.at.positionAfterSkippingLeadingTrivia.utf8Offset))
-        for parameter in parameters(reaching: site.value) where seen.insert(parameter.id).inserted {
-          pending.append((parameter, [step]))
+  /// The value data is made from: `value` in `Data(value.utf8)`, `value.data(using: .utf8)!`,
+  /// `Data(value)`, `(value ?? "")` and `value as CFData`.
+  static func dataSource(of expression: ExprSyntax) -> ExprSyntax {
+    var value = SequenceShape.unwrapCasts(expression)
+    for _ in 0..<6 {
+      if let forced = value.as(ForceUnwrapExprSyntax.self) {
+        value = SequenceShape.unwrapCasts(forced.expression)
+      } else if let call = value.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call),
+        ["Data", "Array", "data"].contains(name)
+      {
+        guard let inner = name == "data" ? SyntaxFacts.receiver(of: call) : call.arguments.first?.expression else {
+          break
         }
+        value = SequenceShape.unwrapCasts(inner)
+      } else if let member = value.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "utf8",
+        let base = member.base
+      {
+        value = SequenceShape.unwrapCasts(base)
+      } else if let sequence = value.as(SequenceExprSyntax.self), let first = sequence.elements.first,
+        sequence.elements.dropFirst().first.flatMap(SequenceShape.operatorText) == "??"
+      {
+        value = SequenceShape.unwrapCasts(first)
+      } else {
+        break
       }
-      // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
-      while let (parameter, steps) = pending.popLast() {
-        guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
-        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps)
-        reaches.append(reach)
-        for argument in resolver.arguments(passedTo: parameter) {
-          let step = RelatedLocation(
-            message: "passed on to `\(reach.callable.signature)` here",
-            location: location(argument.positionAfterSkippingLeadingTrivia.utf8Offset))
-          for next in parameters(reaching: argument) where seen.insert(next.id).inserted {
-            pending.append((next, [step] + steps))
+    }
+    return value
+  }
+
+  /// The parameters of this file's functions and initializers, and the stored properties of its
+  /// types, whose values reach one of `sinks`, directly or passed on through other functions of
+  /// the file: what a call in any file that passes a weak value (or builds a type with one)
+  /// needs to know.
+  /// - Parameter location: the source location of a byte offset of this file.
+  public func valueReaches(_ sinks: [ValueSink], location: (Int) -> SourceLocation) -> CallFacts {
+    var facts = CallFacts()
+    func step(_ message: String, at node: some SyntaxProtocol) -> RelatedLocation {
+      RelatedLocation(message: message, location: location(node.positionAfterSkippingLeadingTrivia.utf8Offset))
+    }
+    for sink in sinks {
+      var seen: Set<String> = []
+      var pending: [(parameter: Binding, path: [String], steps: [RelatedLocation])] = []
+      func take(_ found: [ValueSource], path: [String], steps: [RelatedLocation]) {
+        for source in found {
+          switch source {
+          case .parameter(let parameter, let memberPath):
+            let full = memberPath + path
+            guard seen.insert("\(parameter.position.utf8Offset) \(full)").inserted else { continue }
+            pending.append((parameter, full, steps))
+          case .property(let owner, let name, let memberPath, let read):
+            let full = memberPath + path
+            guard seen.insert("\(owner).\(name) \(full)").inserted else { continue }
+            let declared = resolver.member(name, ofType: owner).map {
+              step("stored in `\(owner).\(name)`, declared here", at: $0.node)
+            }
+            // Where the property is declared, else where it is read (unless that is the sink).
+            let read = step("read from `\(SyntaxFacts.text(read))` here", at: read)
+            let first = declared ?? (read.location == steps.first?.location ? nil : read)
+            let reach = PropertyReach(
+              owner: owner, property: name, memberPath: full, sink: sink, steps: (first.map { [$0] } ?? []) + steps)
+            facts.propertyReaches.append(reach)
+            // Built in this file from another value (`KeyPolicy(flags: flags)` in a builder's
+            // `build()`): that value's sources reach the sink too.
+            for call in index.calls(named: owner) {
+              guard let argument = SyntaxFacts.argument(call, labeled: name) else { continue }
+              take(
+                self.sources(reaching: argument), path: full,
+                steps: [step("passed to `\(owner)(\(name):)` here", at: argument)] + reach.steps)
+            }
           }
         }
       }
-    }
-    return reaches.sorted {
-      ($0.callable.location.start.offset, $0.parameter, $0.sink.rawValue)
-        < ($1.callable.location.start.offset, $1.parameter, $1.sink.rawValue)
-    }
-  }
-
-  /// The parameters `expression` may take its value from, inside array literals and option-set
-  /// combinations (`[.privateKeyUsage, flags]`, `base.union(flags)`).
-  func parameters(reaching expression: ExprSyntax, depth: Int = 0) -> [Binding] {
-    guard depth < 4 else { return [] }
-    var found: [Binding] = []
-    for value in resolver.values(of: expression, mutatingMethods: AccessControlEvaluator.growingMethods) {
-      if let parameter = value.parameter, parameter.node.is(FunctionParameterSyntax.self) {
-        found.append(parameter)
+      for site in sinkSites(sink) {
+        take(sources(reaching: site.value), path: [], steps: [step(site.note, at: site.at)])
       }
-      if let array = value.expression.as(ArrayExprSyntax.self) {
-        for element in array.elements { found += parameters(reaching: element.expression, depth: depth + 1) }
-      } else if let call = value.expression.as(FunctionCallExprSyntax.self),
-        let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-        AccessControlEvaluator.combiningMethods.contains(member.declName.baseName.text), let base = member.base
-      {
-        found += parameters(reaching: base, depth: depth + 1)
-        if let argument = call.arguments.first?.expression { found += parameters(reaching: argument, depth: depth + 1) }
-      }
-    }
-    return found
-  }
-
-  /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a
-  /// ternary, parentheses or a cast), as a declaration in any file is matched against them.
-  /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
-  public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape)] {
-    atoms.compactMap { atom in
-      var current = Syntax(atom)
-      while let parent = current.parent {
-        if let argument = parent.as(LabeledExprSyntax.self),
-          let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
-          let list = argument.parent?.as(LabeledExprListSyntax.self)
-        {
-          guard let name = SyntaxFacts.calledName(call), !name.isEmpty,
-            let position = list.firstIndex(where: { $0.id == argument.id })
-          else { return nil }
-          let shape = CallShape(
-            name: name, labels: SyntaxFacts.argumentLabels(call),
-            argument: list.distance(from: list.startIndex, to: position), receiverType: receiverType(of: call))
-          return (atom, shape)
+      // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
+      while let (parameter, path, steps) = pending.popLast() {
+        guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
+        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps, memberPath: path)
+        facts.parameterReaches.append(reach)
+        for argument in resolver.arguments(passedTo: parameter) {
+          take(
+            sources(reaching: argument), path: path,
+            steps: [step("passed on to `\(reach.callable.signature)` here", at: argument)] + steps)
         }
-        guard Self.passesValueThrough(parent) else { return nil }
-        current = parent
       }
-      return nil
     }
+    facts.parameterReaches.sort {
+      ($0.callable.location.start.offset, $0.parameter, $0.sink.rawValue, $0.memberPath.joined(separator: "."))
+        < ($1.callable.location.start.offset, $1.parameter, $1.sink.rawValue, $1.memberPath.joined(separator: "."))
+    }
+    return facts
   }
 
   /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, a `switch`
@@ -154,22 +177,4 @@ extension SemanticModel {
     return false
   }
 
-  /// Syntax that hands its element's value on unchanged, or as one of its alternatives.
-  private static func passesValueThrough(_ node: Syntax) -> Bool {
-    switch node.kind {
-    case .arrayElement, .arrayElementList, .arrayExpr, .unresolvedTernaryExpr, .ternaryExpr, .asExpr:
-      return true
-    case .exprList, .sequenceExpr:
-      // A value in an operation (`flags == .biometryAny`) is not handed on; one in a ternary
-      // branch or a cast is.
-      return !(node.as(SequenceExprSyntax.self)?.elements.contains { $0.is(BinaryOperatorExprSyntax.self) } ?? false)
-    case .labeledExpr:
-      // Parentheses: a one-element tuple.
-      return node.parent?.parent?.as(TupleExprSyntax.self)?.elements.count == 1
-    case .labeledExprList, .tupleExpr:
-      return node.as(TupleExprSyntax.self)?.elements.count ?? 1 == 1
-    default:
-      return false
-    }
-  }
 }

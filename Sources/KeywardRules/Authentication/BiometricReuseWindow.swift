@@ -42,6 +42,18 @@ public struct BiometricReuseWindow: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // A settings value built once; a method reads its property into the context.
+      """
+      struct UnlockSettings {
+          var graceSeconds: TimeInterval
+          static let relaxed = UnlockSettings(graceSeconds: ↓45)
+          func makeContext() -> LAContext {
+              let context = LAContext()
+              context.touchIDAuthenticationAllowableReuseDuration = graceSeconds
+              return context
+          }
+      }
+      """,
       "context.touchIDAuthenticationAllowableReuseDuration = ↓60",
       "context.touchIDAuthenticationAllowableReuseDuration = ↓LATouchIDAuthenticationMaximumAllowableReuseDuration",
       """
@@ -82,6 +94,19 @@ public struct BiometricReuseWindow: Rule {
       """,
     ],
     clean: [
+      // The same shape with no window; a number given to a property that sets none.
+      """
+      struct UnlockSettings {
+          var graceSeconds: TimeInterval
+          var retries: Int
+          static let strict = UnlockSettings(graceSeconds: 0, retries: 5)
+          func makeContext() -> LAContext {
+              let context = LAContext()
+              context.touchIDAuthenticationAllowableReuseDuration = graceSeconds
+              return context
+          }
+      }
+      """,
       "context.touchIDAuthenticationAllowableReuseDuration = 0",
       // A context configured and then forgotten: no prompt uses its window.
       """
@@ -105,9 +130,16 @@ public struct BiometricReuseWindow: Rule {
       """,
     ])
 
+  /// Besides the property itself, words naming a window where a settings value is built in
+  /// another file than the one setting the context (`UnlockSettings(graceSeconds: 45)`).
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["touchIDAuthenticationAllowableReuseDuration"]
+    [
+      "touchIDAuthenticationAllowableReuseDuration", "grace", "Grace", "ReuseDuration", "reuseDuration", "ReuseWindow",
+      "reuseWindow",
+    ]
   }
+
+  public static let valueSinks: [ValueSink] = [.reuseDuration]
 
   public static func check(_ context: RuleContext) {
     let limit = Double(context.options.int("maxReuseSeconds"))
@@ -120,13 +152,36 @@ public struct BiometricReuseWindow: Rule {
         let seconds = Int(min(window.atLeast, systemMaximum))
         let span =
           window.isExact || window.atLeast >= systemMaximum ? "\(seconds) seconds" : "\(seconds) seconds or more"
-        context.report(
-          window.expression,
-          message:
-            "A Touch ID unlock of the device in the last \(span) will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
-        )
+        context.report(window.expression, message: message(seconds: seconds, span: span))
       }
     }
+    reportPassedWindows(context, limit: limit)
+  }
+
+  /// A number passed to a function or type whose parameter or property becomes a context's
+  /// reuse window.
+  static func reportPassedWindows(_ context: RuleContext, limit: Double) {
+    let literals = NumberLiterals(viewMode: .sourceAccurate)
+    literals.walk(context.model.tree)
+    context.reportPassed(literals.found, to: .reuseDuration) { atom, call in
+      guard let window = context.model.resolver.numbers(of: atom, constants: systemConstants).first,
+        window.isExact, window.atLeast > limit
+      else { return nil }
+      return (
+        message(seconds: Int(min(window.atLeast, systemMaximum)), span: nil)
+          + " (\(call.destination), which sets it as a context's reuse window.)", nil
+      )
+    }
+  }
+
+  static func message(seconds: Int, span: String?) -> String {
+    "A Touch ID unlock of the device in the last \(span ?? "\(seconds) seconds") will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
+  }
+
+  private final class NumberLiterals: SyntaxVisitor {
+    var found: [ExprSyntax] = []
+    override func visitPost(_ node: IntegerLiteralExprSyntax) { found.append(ExprSyntax(node)) }
+    override func visitPost(_ node: FloatLiteralExprSyntax) { found.append(ExprSyntax(node)) }
   }
 
   /// The system's cap on the window, five minutes; longer values act as this.

@@ -11,16 +11,17 @@ public struct LocalAuthFailOpen: Rule {
     tags: ["CWE:636", "CWE:287", "MASWE:0044", "OWASP:2021:A07", "MASVS-AUTH-2"],
     profile: .essential,
     description: """
-      Reports access granted where authentication did not succeed: in the branch where \
-      `canEvaluatePolicy` is false, where the reply's `success` is false or its `error` is set, in \
-      the `catch` of `try await evaluatePolicy`, in a reply that ignores both (`{ _, _ in ... }`), and \
-      on `biometryNotAvailable`, `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless \
-      that path authenticates again. Granting is calling \
-      a completion with `true` or with a `.success` whose payload does not report a failure (as \
-      `.success(Outcome(success: false, error: message))` does), setting an authenticated/unlocked \
-      flag, calling an unlock or login function, returning `true` or a comparison (unless the \
-      function's name makes `true` the refusal, as in `biometryChanged()` or `requiresLogin`), or returning data read from a store (the model \
-      case is falling back from a biometric item to an unprotected copy).
+      Reports access granted where authentication did not succeed: where `canEvaluatePolicy` is \
+      false, the reply's `success` is false or its `error` set, in the `catch` of `try await \
+      evaluatePolicy`, in a reply ignoring both, and on `biometryNotAvailable`, \
+      `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless that path authenticates \
+      again. Granting is calling a completion with `true` or a `.success` whose payload reports no \
+      failure, setting an authenticated/unlocked flag, calling an unlock or login function, \
+      returning `true` or a comparison (unless the function's name makes `true` the refusal, as in \
+      `biometryChanged()`), or returning data read from a store. A failure path is also compared \
+      with the success path of the same check: it grants when it calls the same continuation, \
+      returns `true` where success returns the evaluation's result, or returns a copy from \
+      `UserDefaults` or a cache where success returns the protected data.
       """,
     rationale: """
       Failure paths are under the attacker's control: they can cancel the prompt, remove all \
@@ -156,8 +157,87 @@ public struct LocalAuthFailOpen: Rule {
           return false
       }
       """,
+      // Judged against the success path: `true` is what success answers (the evaluation's result).
+      """
+      func requireBiometricUnlock() async -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return ↓true
+          }
+          return (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
+      }
+      """,
+      // The failure branch goes on as the success branch does.
+      """
+      func openNotes() {
+          LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open your notes") { success, _ in
+              DispatchQueue.main.async {
+                  if success {
+                      self.goToNotes()
+                  } else {
+                      self.hintLabel.isHidden = false
+                      ↓self.goToNotes()
+                  }
+              }
+          }
+      }
+      """,
+      // A cached copy of what success reads from the protected store.
+      """
+      func sessionToken() async -> String? {
+          let context = LAContext()
+          do {
+              try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in")
+              return try tokenVault.token()
+          } catch {
+              return ↓UserDefaults.standard.string(forKey: "lastSessionToken")
+          }
+      }
+      """,
     ],
     clean: [
+      // The same shapes where failure does something else than success.
+      """
+      func openNotes() {
+          LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open your notes") { success, _ in
+              DispatchQueue.main.async {
+                  self.setLoading(false)
+                  if success {
+                      self.setLoading(false)
+                      self.goToNotes()
+                  } else {
+                      self.setLoading(false)
+                      self.showRetry()
+                  }
+              }
+          }
+      }
+      """,
+      """
+      func sessionToken() async -> String? {
+          let context = LAContext()
+          do {
+              try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in")
+              return try tokenVault.token()
+          } catch {
+              UserDefaults.standard.set(true, forKey: "biometricSignInFailed")
+              return nil
+          }
+      }
+      """,
+      // `true` answers "is a fallback needed?": success answers the opposite of the evaluation.
+      """
+      func needsPasscodeFallback() async -> Bool {
+          let context = LAContext()
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              return true
+          }
+          let passed = (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
+          return !passed
+      }
+      """,
       """
       func canUnlock(with context: LAContext) async -> Bool {
           (try? await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")) ?? false
@@ -268,9 +348,10 @@ public struct LocalAuthFailOpen: Rule {
   public static func check(_ context: RuleContext) {
     let finder = FailurePathFinder(model: context.model)
     let grants = GrantFinder(model: context.model)
+    let comparison = SuccessComparison(model: context.model, failureRegions: finder.paths.map(\.region))
     for path in finder.paths where !grants.authenticates(path.region) {
       let grantedValue = path.value.flatMap { ReportedOutcome.of($0) == .success ? Syntax($0) : nil }
-      for grant in grantedValue.map({ [$0] }) ?? grants.grants(in: path.region) {
+      for grant in grantedValue.map({ [$0] }) ?? (grants.grants(in: path.region) + comparison.grants(on: path)) {
         context.report(
           grant,
           message:

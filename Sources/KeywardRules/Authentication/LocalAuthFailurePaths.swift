@@ -9,6 +9,9 @@ struct FailurePath {
   /// For a path that is a value (the default of `(try? await evaluatePolicy(…)) ?? true`):
   /// that value, which grants access when it reports success.
   var value: ExprSyntax? = nil
+  /// What runs when the same check succeeds (the other branch, the code after a `guard`, the
+  /// `do` body), for judging this path by comparison (`SuccessComparison`); empty when unknown.
+  var success: [Syntax] = []
 
   /// Who takes this path: a passcode-policy check fails only on a device without one.
   var who: String {
@@ -49,7 +52,10 @@ final class FailurePathFinder {
             value: fallback))
       } else if let doStatement = Self.enclosingDo(of: Syntax(evaluation.call)) {
         for clause in doStatement.catchClauses {
-          paths.append(FailurePath(region: Syntax(clause.body), situation: "in the `catch` of `evaluatePolicy`"))
+          paths.append(
+            FailurePath(
+              region: Syntax(clause.body), situation: "in the `catch` of `evaluatePolicy`",
+              success: [Syntax(doStatement.body)]))
         }
       }
     }
@@ -95,7 +101,8 @@ final class FailurePathFinder {
       }
       guard let (kind, situation) = meaning else { continue }
       guard let region = kind == .success ? whenFalse : whenTrue else { continue }
-      paths.append(FailurePath(region: region, situation: situation))
+      let success = (kind == .success ? whenTrue : whenFalse).map { [$0] } ?? Self.statements(after: node)
+      paths.append(FailurePath(region: region, situation: situation, success: success))
     }
   }
 
@@ -145,6 +152,15 @@ final class FailurePathFinder {
       return (.success, "when `evaluatePolicy` returns false")
     }
     return nil
+  }
+
+  /// The statements after a `guard` in its block: what runs when its conditions hold.
+  private static func statements(after node: Syntax) -> [Syntax] {
+    guard node.is(GuardStmtSyntax.self), let item = node.parent?.as(CodeBlockItemSyntax.self),
+      let list = item.parent?.as(CodeBlockItemListSyntax.self),
+      let position = list.firstIndex(where: { $0.id == item.id })
+    else { return [] }
+    return list[list.index(after: position)...].map(Syntax.init)
   }
 
   private func enclosingReply(of node: Syntax) -> (success: String?, error: String?)? {

@@ -72,6 +72,20 @@ public struct PasscodeFallbackPolicy: Rule {
             if allowPasscode { gate.check(using: ↓.deviceOwnerAuthentication) { print($0) } }
         }
         """, profile: .strict),
+      // A computed property choosing the policy, evaluated by another type.
+      """
+      struct UnlockSettings {
+          var allowPasscode: Bool
+          var policy: LAPolicy { allowPasscode ? ↓.deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics }
+      }
+      final class UnlockGate {
+          private let settings: UnlockSettings
+          init(settings: UnlockSettings) { self.settings = settings }
+          func unlock(_ done: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(settings.policy, localizedReason: "Unlock") { ok, _ in done(ok) }
+          }
+      }
+      """,
       // A policy handed to a wrapper that evaluates it.
       """
       struct Gate {
@@ -110,6 +124,20 @@ public struct PasscodeFallbackPolicy: Rule {
           guard try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Sign") else { throw CancellationError() }
           let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: blob, authenticationContext: context)
           return try key.signature(for: message).rawRepresentation
+      }
+      """,
+      // The passcode policy only checks that a passcode is set; the evaluated one is biometric.
+      """
+      struct UnlockSettings {
+          var passcodeCheck: LAPolicy { .deviceOwnerAuthentication }
+          var policy: LAPolicy { .deviceOwnerAuthenticationWithBiometrics }
+      }
+      final class UnlockGate {
+          private let settings = UnlockSettings()
+          func unlock(_ context: LAContext) {
+              guard context.canEvaluatePolicy(settings.passcodeCheck, error: nil) else { return }
+              context.evaluatePolicy(settings.policy, localizedReason: "Unlock") { _, _ in }
+          }
       }
       """,
       // The function's caller picks the passcode option (reported under strict).
@@ -187,7 +215,7 @@ public struct PasscodeFallbackPolicy: Rule {
     let passed = reported.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .policy) { atom, call in
       model.policies(of: atom).first.map {
-        (message($0) + " (Passed to `\(call.signature)`, which evaluates it.)", nil)
+        (message($0) + " (\(call.destination), which evaluates it.)", nil)
       }
     }
   }

@@ -87,6 +87,26 @@ public struct WeakBiometricACL: Rule {
       }
       func lock(_ protector: Protector, _ data: Data) { _ = protector.protect(data, with: [↓.biometryAny]) }
       """,
+      // A builder: a method copies `self`, changes a property and returns the copy; `build()`
+      // hands the property to the type whose method creates the access control.
+      """
+      struct KeyPolicy {
+          var flags: SecAccessControlCreateFlags
+          func makeAccess() -> SecAccessControl? {
+              SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
+          struct Builder {
+              private var flags: SecAccessControlCreateFlags = .biometryCurrentSet
+              func acceptingNewFingers() -> Builder {
+                  var copy = self
+                  copy.flags = ↓.biometryAny
+                  return copy
+              }
+              func build() -> KeyPolicy { KeyPolicy(flags: flags) }
+          }
+      }
+      let policy = KeyPolicy.Builder().acceptingNewFingers().build()
+      """,
       // Passed on through a second function of the file.
       """
       func accessControl(_ flags: SecAccessControlCreateFlags) -> SecAccessControl? {
@@ -206,6 +226,25 @@ public struct WeakBiometricACL: Rule {
       func lock(_ data: Data) { _ = protect(data, with: .biometryCurrentSet) }
       """,
       // The same shapes carrying strong values.
+      """
+      struct KeyPolicy {
+          var flags: SecAccessControlCreateFlags
+          func makeAccess() -> SecAccessControl? {
+              SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
+          struct Builder {
+              private var flags: SecAccessControlCreateFlags = .biometryCurrentSet
+              private var label = ""
+              func requiringEnclave() -> Builder {
+                  var copy = self
+                  copy.flags = [.biometryCurrentSet, .privateKeyUsage]
+                  return copy
+              }
+              func build() -> KeyPolicy { KeyPolicy(flags: flags) }
+          }
+      }
+      let policy = KeyPolicy.Builder().requiringEnclave().build()
+      """,
       """
       final class Protector {
           func protect(_ secret: Data, with flags: SecAccessControlCreateFlags) -> SecAccessControl? {
@@ -348,7 +387,7 @@ public struct WeakBiometricACL: Rule {
       ]
       return (
         message(for: origins, node: atom, conditional: false)
-          + " (Passed to `\(call.signature)`, which makes it the flags of an access control.)",
+          + " (\(call.destination), which makes it the flags of an access control.)",
         fix(for: origins, node: atom, context: context)
       )
     }

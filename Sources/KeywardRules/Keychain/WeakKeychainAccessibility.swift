@@ -99,6 +99,66 @@ public struct WeakKeychainAccessibility: Rule {
       }
       func remember(_ store: TokenStore, _ token: Data) { _ = store.put(token, protection: ↓kSecAttrAccessibleAlways) }
       """,
+      // A settings value built once, kept in a stored property and read by a method.
+      """
+      struct VaultSettings { var protection: CFString }
+      final class Vault {
+          private let settings: VaultSettings
+          init(settings: VaultSettings) { self.settings = settings }
+          func save(_ secret: Data) -> OSStatus {
+              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+              query[kSecAttrAccessible as String] = settings.protection
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      let vault = Vault(settings: .init(protection: ↓kSecAttrAccessibleAlways))
+      """,
+      // A property wrapper whose setter stores with the protection its attribute is given.
+      """
+      @propertyWrapper
+      struct KeychainBacked {
+          let key: String
+          let protection: CFString
+          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+              self.key = key
+              self.protection = protection
+          }
+          var wrappedValue: String? {
+              get { nil }
+              set {
+                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
+                  SecItemAdd(query as CFDictionary, nil)
+              }
+          }
+      }
+      final class Session {
+          @KeychainBacked("session", protection: ↓kSecAttrAccessibleAlways) var token: String?
+      }
+      """,
+      // A value built into a local, then handed to a function reading its member.
+      """
+      struct KeyAccess { var protection: CFString }
+      func storeKey(_ key: Data, access: KeyAccess) {
+          let query: [String: Any] = [kSecValueData as String: key, kSecAttrAccessible as String: access.protection]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      func setUp(_ key: Data) {
+          let sessionAccess = KeyAccess(protection: ↓kSecAttrAccessibleAlwaysThisDeviceOnly)
+          storeKey(key, access: sessionAccess)
+      }
+      """,
+      // The memberwise initializer sets a stored property its method stores with.
+      """
+      struct SessionStore {
+          var accessibility: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          func save(_ token: Data) -> OSStatus {
+              let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: accessibility]
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      enum Stores { static let background = SessionStore(accessibility: ↓kSecAttrAccessibleAlwaysThisDeviceOnly) }
+      """,
       """
       let query: [String: Any] = [
           kSecClass as String: kSecClassGenericPassword,
@@ -186,6 +246,60 @@ public struct WeakKeychainAccessibility: Rule {
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
     ],
     clean: [
+      // The same shapes carrying strong values.
+      """
+      struct VaultSettings { var protection: CFString }
+      final class Vault {
+          private let settings: VaultSettings
+          init(settings: VaultSettings) { self.settings = settings }
+          func save(_ secret: Data) -> OSStatus {
+              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+              query[kSecAttrAccessible as String] = settings.protection
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))
+      """,
+      """
+      @propertyWrapper
+      struct KeychainBacked {
+          let key: String
+          let protection: CFString
+          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+              self.key = key
+              self.protection = protection
+          }
+          var wrappedValue: String? {
+              get { nil }
+              set {
+                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
+                  SecItemAdd(query as CFDictionary, nil)
+              }
+          }
+      }
+      final class Session {
+          @KeychainBacked("session", protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly) var token: String?
+      }
+      """,
+      // Chosen for a public key's item, which holds nothing secret.
+      """
+      struct KeyAccess { var protection: CFString }
+      func storeKey(_ key: Data, access: KeyAccess) {
+          let query: [String: Any] = [kSecValueData as String: key, kSecAttrAccessible as String: access.protection]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      func setUp(_ key: Data) {
+          let publicKeyAccess = KeyAccess(protection: kSecAttrAccessibleAlwaysThisDeviceOnly)
+          storeKey(key, access: publicKeyAccess)
+      }
+      """,
+      // A weak class kept in a property that never reaches a keychain item.
+      """
+      struct AccessibilityRow { var protection: CFString; var title: String }
+      let rows = [AccessibilityRow(protection: kSecAttrAccessibleAlways, title: "Always (deprecated)")]
+      let query: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      """,
       // The same shape carrying a strong class.
       """
       struct TokenStore {
@@ -366,14 +480,30 @@ public struct WeakKeychainAccessibility: Rule {
     // A weak class passed to a function whose parameter reaches a stored item's accessibility.
     let passed = weak.sorted().flatMap { model.index.constantReferencesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .accessibility) { atom, call in
-      AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
+      guard !isNamedForPublicKey(atom) else { return nil }
+      return AccessibilityClass.denoted(by: atom).map { accessibility, isRaw in
         (
           message(accessibility, subject: subject(accessibility, isRaw: isRaw), conditional: false)
-            + " (Passed to `\(call.signature)`, which stores it as an item's accessibility.)",
+            + " (\(call.destination), which stores it as an item's accessibility.)",
           fix(accessibility, node: atom, context: context)
         )
       }
     }
+  }
+
+  /// Whether the statement choosing a passed value names it for a public key
+  /// (`let publicAccessControl = AccessControl(protection: …)`, `publicKeyAttributes: .init(…)`):
+  /// a public key's item holds nothing secret, and is often wanted readable while locked.
+  static func isNamedForPublicKey(_ atom: ExprSyntax) -> Bool {
+    var current = atom.parent
+    while let node = current, !node.is(CodeBlockItemSyntax.self), !node.is(MemberBlockItemSyntax.self) {
+      let name =
+        node.as(PatternBindingSyntax.self).map { SyntaxFacts.text($0.pattern) }
+        ?? node.as(LabeledExprSyntax.self)?.label?.text ?? ""
+      if name.lowercased().contains("public") { return true }
+      current = node.parent
+    }
+    return false
   }
 
   static func subject(_ accessibility: AccessibilityClass, isRaw: Bool) -> String {

@@ -63,8 +63,10 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
   public static let metadata = PasscodeFallbackPolicy.metadata.objcTwin(
     description: """
       `evaluatePolicy:LAPolicyDeviceOwnerAuthentication` (raw value 2) and the watch and companion \
-      policies, which accept the passcode or a nearby device instead of biometrics. \
-      `canEvaluatePolicy:` with the same policy checks that a passcode is set and is never reported.
+      policies, which accept the passcode or a nearby device instead of biometrics, also through \
+      `#define`s and `const`s of the file, locals assigned earlier in the same method, and macros \
+      handing their argument to `evaluatePolicy:`. `canEvaluatePolicy:` with the same policy checks \
+      that a passcode is set and is never reported.
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Approve transfer"
@@ -82,10 +84,28 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       "[context evaluatePolicy:↓LAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:^(BOOL ok, NSError *e) {}];",
       "[context evaluatePolicy:↓kLAPolicyDeviceOwnerAuthentication localizedReason:@\"Pay\" reply:nil];",
       "[context evaluatePolicy:(LAPolicy)↓2 localizedReason:@\"Pay\" reply:nil];",
+      // Through a local, and through a macro handing its argument to `evaluatePolicy:`.
+      """
+      - (void)pay {
+          LAPolicy policy = ↓LAPolicyDeviceOwnerAuthentication;
+          [self.context evaluatePolicy:policy localizedReason:@"Pay" reply:^(BOOL ok, NSError *error) {}];
+      }
+      """,
+      """
+      #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
+      - (void)confirm { AUTHENTICATE(↓LAPolicyDeviceOwnerAuthentication, ^(BOOL ok, NSError *error) {}); }
+      """,
     ],
     clean: [
       "BOOL passcodeSet = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:&error];",
       "[context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Pay\" reply:nil];",
+      """
+      #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
+      - (void)confirm {
+          LAPolicy policy = LAPolicyDeviceOwnerAuthenticationWithBiometrics;
+          AUTHENTICATE(policy, ^(BOOL ok, NSError *error) {});
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }

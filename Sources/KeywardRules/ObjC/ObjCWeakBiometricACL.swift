@@ -9,7 +9,9 @@ public struct ObjCWeakBiometricACL: Rule {
       `kSecAccessControlBiometryAny`, `kSecAccessControlTouchIDAny` or \
       `kSecAccessControlUserPresence` in the flags of `SecAccessControlCreateWithFlags`, combined \
       with `|`, written as plain integers (`2` is biometryAny, `1` userPresence, also `1 << 1`), \
-      or through `#define`s and `const`s of the file, and UICKeyChainStore's \
+      or through `#define`s and `const`s of the file, locals assigned earlier in the same method, \
+      argument-less methods and functions of the file returning them, and macros handing their \
+      argument to the call; and UICKeyChainStore's \
       `...AuthenticationPolicyTouchIDAny` / `...UserPresence`. Such items stay unlockable with \
       biometrics enrolled after they were protected.
       """,
@@ -40,12 +42,58 @@ public struct ObjCWeakBiometricACL: Rule {
       SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, protection, kKeyFlags, NULL);
       """,
       "[store setAccessibility:UICKeyChainStoreAccessibilityWhenPasscodeSetThisDeviceOnly authenticationPolicy:↓UICKeyChainStoreAuthenticationPolicyTouchIDAny];",
+      // A local given its flags on more than one path.
+      """
+      - (SecAccessControlRef)makeAccess:(BOOL)allowPasscode {
+          SecAccessControlCreateFlags flags = ↓kSecAccessControlBiometryAny;
+          if (allowPasscode) flags = ↓kSecAccessControlUserPresence;
+          return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, NULL);
+      }
+      """,
+      // Flags returned by a helper method of the file.
+      """
+      - (SecAccessControlCreateFlags)accessFlags {
+          return ↓kSecAccessControlTouchIDAny | kSecAccessControlPrivateKeyUsage;
+      }
+      - (SecAccessControlRef)makeAccess {
+          return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [self accessFlags], NULL);
+      }
+      """,
+      // A macro handing its argument to the call.
+      """
+      #define MAKE_ACCESS(flags) SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, NULL)
+      - (void)protect { SecAccessControlRef access = MAKE_ACCESS(↓kSecAccessControlUserPresence); }
+      """,
     ],
     clean: [
       "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
       "SecAccessControlCreateWithFlags(NULL, protection, 8, NULL);",
       "// SecAccessControlCreateWithFlags(NULL, p, kSecAccessControlBiometryAny, NULL);",
       "if (context.biometryType == LABiometryTypeFaceID) { NSLog(@\"kSecAccessControlBiometryAny\"); }",
+      // The same shapes carrying strong flags; a weak local of another method; a comparison.
+      """
+      - (SecAccessControlRef)makeAccess:(BOOL)enclave {
+          SecAccessControlCreateFlags flags = kSecAccessControlBiometryCurrentSet;
+          if (enclave) flags |= kSecAccessControlPrivateKeyUsage;
+          return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, NULL);
+      }
+      - (NSString *)describe {
+          SecAccessControlCreateFlags flags = kSecAccessControlBiometryAny;
+          return [NSString stringWithFormat:@"%lu", (unsigned long)flags];
+      }
+      """,
+      """
+      - (SecAccessControlCreateFlags)accessFlags { return kSecAccessControlBiometryCurrentSet; }
+      - (SecAccessControlRef)makeAccess:(SecAccessControlCreateFlags)flags {
+          if (flags == kSecAccessControlBiometryAny) { return NULL; }
+          SecAccessControlRef fixed = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [self accessFlags], NULL);
+          return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, NULL);
+      }
+      """,
+      """
+      #define MAKE_ACCESS(flags) SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, NULL)
+      - (void)protect { SecAccessControlRef access = MAKE_ACCESS(kSecAccessControlBiometryCurrentSet); }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
