@@ -164,6 +164,7 @@ import Testing
       related: [RelatedLocation(message: "q", location: location)],
       handOff: HandOff(
         call: CallShape(name: "init", labels: ["protection"], argument: 0), settledMessage: nil, sink: .accessibility,
+        isPropertyRead: true, unlessEnrollmentIsChecked: true,
         enclosingCall: CallShape(name: "Vault", labels: ["settings"], argument: 0, memberPath: ["protection"])))
     let step = RelatedLocation(message: "s", location: location)
     let outcome = FileOutcome(
@@ -175,24 +176,29 @@ import Testing
           path: "A.ipa", bundleIdentifier: "b",
           files: [.init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])])])
       ],
-      parameterReaches: [
-        ParameterReach(
-          callable: CallableShape(
-            name: "Vault", parameters: [.init(label: "settings", hasDefault: true)],
-            owner: .init(type: "Vault", supertypes: ["P"]), location: location),
-          parameter: 0, sink: .policy, steps: [step], memberPath: ["protection", "level"])
-      ],
-      propertyReaches: [
-        PropertyReach(owner: "Settings", property: "grace", memberPath: ["a"], sink: .accessControlFlags, steps: [step])
-      ],
-      relays: [
-        ValueRelay(
-          callable: nil, parameter: 0, owner: "Wrapper", property: "protection", memberPath: [],
-          call: CallShape(name: "save", labels: ["_", "protection"], argument: 1, isProperty: true), step: step),
-        ValueRelay(
-          callable: CallableShape(name: "f", parameters: [], owner: nil, location: location), parameter: 2, owner: nil,
-          property: nil, memberPath: ["x"], call: CallShape(name: "g", labels: [], argument: 0), step: step),
-      ])
+      facts: CallFacts(
+        parameterReaches: [
+          ParameterReach(
+            callable: CallableShape(
+              name: "Vault", parameters: [.init(label: "settings", hasDefault: true)],
+              owner: .init(type: "Vault", supertypes: ["P"]), location: location),
+            parameter: 0, sink: .policy, steps: [step], memberPath: ["protection", "level"])
+        ],
+        contextPropertyReads: [ContextPropertyRead(name: "context", receiverType: "Grant", location: location)],
+        enrollmentChecks: [location],
+        propertyReaches: [
+          PropertyReach(
+            owner: "Settings", property: "grace", memberPath: ["a"], sink: .accessControlFlags, steps: [step])
+        ],
+        relays: [
+          ValueRelay(
+            callable: nil, parameter: 0, owner: "Wrapper", property: "protection", memberPath: [],
+            call: CallShape(name: "save", labels: ["_", "protection"], argument: 1, isProperty: true), step: step),
+          ValueRelay(
+            callable: CallableShape(name: "f", parameters: [], owner: nil, location: location), parameter: 2,
+            owner: nil,
+            property: nil, memberPath: ["x"], call: CallShape(name: "g", labels: [], argument: 0), step: step),
+        ]))
     var writer = CacheWriter()
     outcome.write(to: &writer)
     var reader = CacheReader(writer.bytes[...])
@@ -200,8 +206,11 @@ import Testing
     #expect(reader.isAtEnd)
     #expect(decoded.findings == outcome.findings && decoded.issues == outcome.issues)
     #expect(decoded.parsed && decoded.binaries == outcome.binaries)
-    #expect(decoded.parameterReaches == outcome.parameterReaches && decoded.propertyReaches == outcome.propertyReaches)
-    #expect(decoded.relays == outcome.relays)
+    #expect(decoded.facts.parameterReaches == outcome.facts.parameterReaches)
+    #expect(decoded.facts.propertyReaches == outcome.facts.propertyReaches)
+    #expect(decoded.facts.relays == outcome.facts.relays)
+    #expect(decoded.facts.contextPropertyReads == outcome.facts.contextPropertyReads)
+    #expect(decoded.facts.enrollmentChecks == outcome.facts.enrollmentChecks)
     // Every cut of the entry is refused rather than misread.
     for cut in 0..<writer.bytes.count {
       var truncated = CacheReader(writer.bytes[..<cut])
