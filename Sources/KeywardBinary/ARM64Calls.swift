@@ -84,13 +84,13 @@ public enum ARM64Calls {
       while index >= max(0, end - lookBehind) {
         defer { index -= 1 }
         let instruction = code[index]
-        if let flow = controlFlow(instruction) {
+        if let flow = Self.flow(instruction) {
           // Calls clobber x0-x18; an unconditional jump means the code above does not run first.
           if flow == .call && register > 18 { continue }
           if flow == .conditional { continue }
           return .unknown
         }
-        guard writes(instruction, register) else { continue }
+        guard Self.writes(instruction, register) else { continue }
         let decoded = decode(instruction, at: index, depth: depth)
         if case .movk(let shift, let bits) = decoded {
           pendingMovk.append((shift, bits))
@@ -172,7 +172,7 @@ public enum ARM64Calls {
 
     enum Flow { case call, conditional, jump }
 
-    func controlFlow(_ instruction: UInt32) -> Flow? {
+    static func flow(_ instruction: UInt32) -> Flow? {
       // Branches, exceptions and system instructions share op0 = x101.
       guard instruction & 0x1C00_0000 == 0x1400_0000 else { return nil }
       if instruction & 0xFFC0_0000 == 0xD500_0000 { return nil }  // hints (NOP), barriers
@@ -185,7 +185,7 @@ public enum ARM64Calls {
     }
 
     /// Whether the instruction writes general register `register` (as Rd or a loaded Rt).
-    func writes(_ instruction: UInt32, _ register: UInt32) -> Bool {
+    static func writes(_ instruction: UInt32, _ register: UInt32) -> Bool {
       let destination = instruction & 0x1F
       let second = (instruction >> 10) & 0x1F
       if instruction & 0x1C00_0000 == 0x1000_0000 { return destination == register }  // data processing, immediate
