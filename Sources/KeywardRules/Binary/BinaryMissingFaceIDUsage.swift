@@ -46,7 +46,7 @@ public struct BinaryMissingFaceIDUsage: BinaryRule {
     context.report(
       BinarySite(file: path),
       message:
-        "The app links LocalAuthentication but its Info.plist has no `NSFaceIDUsageDescription`: Face ID requests fail without it. Add the key with what Face ID unlocks."
-    )
+        "The app links LocalAuthentication but its Info.plist has no `NSFaceIDUsageDescription`: Face ID requests fail without it. Add the key with what Face ID unlocks.",
+      subject: "NSFaceIDUsageDescription")
   }
 }

@@ -1,20 +1,25 @@
 import KeywardBinary
 import KeywardCore
 
-/// Flags built apps that import the "always" accessibility constants.
-public struct BinaryAccessibleAlways: BinaryRule {
+/// Flags built apps that use the "always" accessibility constants, saying whether code loads
+/// them or the file only imports them.
+public struct BinaryWeakKeychainAccessibility: BinaryRule {
   public static let metadata = RuleMetadata(
-    id: "binary.accessible_always",
+    id: "binary.weak_keychain_accessibility",
     title: "Keychain items readable while locked (in the binary)",
-    severity: .high, confidence: .medium, resource: "Information leak", language: "Mach-O",
+    severity: .high, confidence: .high, resource: "Information leak", language: "Mach-O",
     tags: ["CWE:311", "CWE:312", "MASWE:0006", "OWASP:2021:A4", "MASVS-STORAGE-1"],
     description: """
       A Mach-O file of the app imports `kSecAttrAccessibleAlways` or \
       `kSecAttrAccessibleAlwaysThisDeviceOnly` from Security. The constants exist only to be \
-      passed as a keychain item's `kSecAttrAccessible` value, so the app (or one of its \
-      frameworks) stores items that the system decrypts at any time, even while the device is \
-      locked. Both are deprecated since iOS 12. Confidence is medium: the import shows the \
-      constant is used, not which item it protects.
+      passed as a keychain item's `kSecAttrAccessible` value (or as the protection of \
+      `SecAccessControlCreateWithFlags`), so the app (or one of its frameworks) stores items that \
+      the system decrypts at any time, even while the device is locked. Both are deprecated since \
+      iOS 12. Keyward looks for the code that loads the constant through its pointer slot (arm64 \
+      `adrp` + `ldr`, x86_64 `mov` from `[rip + slot]`) and names the first such instruction; a \
+      constant passed to `SecAccessControlCreateWithFlags` is named as such. When no code loads \
+      it (a table of constants, code that was stripped), the finding has low confidence; when \
+      the code is encrypted with FairPlay, medium.
       """,
     rationale: """
       Items readable while the device is locked are exposed to anyone who gets code running on a \
@@ -44,7 +49,8 @@ public struct BinaryAccessibleAlways: BinaryRule {
     ])
 
   public static let examples = RuleExamples(
-    flagged: ["VaultLegacy.app", "VaultLegacy.app/VaultLegacy"], clean: ["VaultSecure.ipa", "VaultMixed"])
+    flagged: ["VaultLegacy.app", "VaultLegacy.app/VaultLegacy", "VaultFamily.app"],
+    clean: ["VaultSecure.ipa", "VaultMixed", "VaultMixedUniversal"])
 
   static let constants = ["_kSecAttrAccessibleAlways", "_kSecAttrAccessibleAlwaysThisDeviceOnly"]
 
@@ -52,16 +58,73 @@ public struct BinaryAccessibleAlways: BinaryRule {
     for file in context.app.files {
       for constant in constants {
         let importing = file.images.filter { $0.importedSymbols.contains(constant) }
-        guard let first = importing.first else { continue }
+        guard !importing.isEmpty else { continue }
         let name = String(constant.dropFirst())
-        // An address means something only within one architecture's image.
-        let slot = importing.count == 1 ? first.pointerSlots.first { $0.value == constant }?.key : nil
+        let uses = importing.map { Use(of: constant, in: $0) }
+        // The strongest evidence of any architecture speaks for the file.
+        guard let use = uses.max(by: { $0.strength < $1.strength }) else { continue }
+        let oneArchitecture = importing.count == 1 || use.address != nil
         context.report(
           BinarySite(
-            file: file.path, architecture: importing.map(\.architecture).joined(separator: ", "), address: slot),
+            file: file.path,
+            architecture: oneArchitecture
+              ? use.image.architecture : importing.map(\.architecture).joined(separator: ", "),
+            address: oneArchitecture ? use.address : nil),
+          fileOffset: oneArchitecture ? use.address.flatMap(use.image.fileOffset(of:)) ?? 0 : 0,
           message:
-            "This Mach-O file imports `\(name)`: it stores keychain items that are readable while the device is locked. Use `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` or a stricter class."
-        )
+            "\(use.evidence(name)): it stores keychain items that are readable while the device is locked. Use `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` or a stricter class.",
+          confidence: use.confidence, subject: name)
+      }
+    }
+  }
+
+  /// What the code of one image shows about a constant it imports.
+  struct Use {
+    enum Kind: Int { case imported, encrypted, loaded, passedToAccessControl }
+    var kind: Kind
+    var image: MachOImage
+    /// The instruction that loads the constant or calls with it, else its pointer slot.
+    var address: UInt64?
+
+    var strength: Int { kind.rawValue }
+
+    init(of constant: String, in image: MachOImage) {
+      self.image = image
+      let slots = Set(image.pointerSlots.filter { $0.value == constant }.keys)
+      if image.isEncrypted {
+        kind = .encrypted
+        address = slots.min()
+      } else if let call = CallSites.calls(to: "_SecAccessControlCreateWithFlags", in: image, arguments: 2).first(
+        where: { $0.arguments[1] == .symbolValue(constant) })
+      {
+        kind = .passedToAccessControl
+        address = call.address
+      } else if let load = CodeReferences.references(to: slots, in: image).values.min() {
+        kind = .loaded
+        address = load
+      } else {
+        kind = .imported
+        address = slots.min()
+      }
+    }
+
+    func evidence(_ name: String) -> String {
+      switch kind {
+      case .passedToAccessControl:
+        "Code in this Mach-O file passes `\(name)` to `SecAccessControlCreateWithFlags` as the protection class"
+      case .loaded: "Code in this Mach-O file loads `\(name)`"
+      case .encrypted:
+        "This Mach-O file imports `\(name)` (its code is encrypted with FairPlay, so whether code loads it cannot be checked)"
+      case .imported:
+        "This Mach-O file imports `\(name)`, though no code in it was seen loading the constant (it may sit in a table of values, or be loaded in a way not followed)"
+      }
+    }
+
+    var confidence: Confidence {
+      switch kind {
+      case .passedToAccessControl, .loaded: .high
+      case .encrypted: .medium
+      case .imported: .low
       }
     }
   }
