@@ -22,6 +22,8 @@ public struct AppBinary: Sendable {
   public var infoPlist: [String: String]?
   /// Where the main Info.plist is, for findings about it.
   public var infoPlistPath: String?
+  /// Whether the app is laid out as a macOS one (`Contents/Info.plist`).
+  public var isMacOS = false
   /// Files that could not be read, with why (the rest of the app is still analysed).
   public var problems: [(path: String, message: String)] = []
 
@@ -80,40 +82,48 @@ public struct AppLoader: Sendable {
     return AppBinary(files: [MachOEntry(path: "", images: try MachOFile.images(bytes))])
   }
 
-  /// The bundle at `bundle` (a folder path inside `source`, "" for its root).
+  /// The bundle at `bundle` (a folder path inside `source`, "" for its root), laid out as on iOS
+  /// or as on macOS (`BundleLayout`).
   func load(_ source: some BundleSource, bundle: String) -> AppBinary {
     var app = AppBinary()
     let prefix = bundle.isEmpty ? "" : bundle + "/"
-    var executables: [(path: String, bundle: ShippingBundle)] = []
-    let appName = ((bundle.isEmpty ? source.name : bundle) as NSString).lastPathComponent
-    if let info = source.read(prefix + "Info.plist").flatMap(Self.plistStrings) {
+    var executables: [(paths: [String], bundle: ShippingBundle)] = []
+    var contents = prefix
+    let plist = BundleLayout.first(of: BundleLayout.plistPaths(prefix), in: source)
+    if let plist, let info = Self.plistStrings(plist.bytes) {
       app.infoPlist = info
-      app.infoPlistPath = prefix + "Info.plist"
+      app.infoPlistPath = plist.path
+      app.isMacOS = BundleLayout.isMacOS(prefix, plist: plist.path)
+      if app.isMacOS { contents = prefix + "Contents/" }
       if let name = info["CFBundleExecutable"] {
-        executables.append((prefix + name, Self.bundle(.app, info: info, executable: name)))
+        executables.append(
+          (BundleLayout.executablePaths(prefix, name: name), Self.bundle(.app, info: info, executable: name)))
       }
     } else {
       app.problems.append((prefix + "Info.plist", "missing or not a property list; looked for the executable by name"))
-      let name = (appName as NSString).deletingPathExtension
-      executables.append((prefix + name, ShippingBundle(kind: .app, name: name)))
+      let name = (((bundle.isEmpty ? source.name : bundle) as NSString).lastPathComponent as NSString)
+        .deletingPathExtension
+      executables.append((BundleLayout.executablePaths(prefix, name: name), ShippingBundle(kind: .app, name: name)))
     }
     // Embedded frameworks, libraries and app extensions carry code too.
     for folder in ["Frameworks", "PlugIns", "Extensions"] {
-      for entry in source.list(prefix + folder) {
-        let path = prefix + folder + "/" + entry
+      for entry in source.list(contents + folder) {
+        let path = contents + folder + "/" + entry
         if entry.hasSuffix(".dylib") {
-          executables.append((path, ShippingBundle(kind: .library, name: entry)))
+          executables.append(([path], ShippingBundle(kind: .library, name: entry)))
         } else if entry.hasSuffix(".framework") || entry.hasSuffix(".appex") {
-          let info = source.read(path + "/Info.plist").flatMap(Self.plistStrings) ?? [:]
+          let plist = BundleLayout.first(of: BundleLayout.plistPaths(path + "/"), in: source)
+          let info = plist.flatMap { Self.plistStrings($0.bytes) } ?? [:]
           let name = info["CFBundleExecutable"] ?? (entry as NSString).deletingPathExtension
           let kind: ShippingBundle.Kind = entry.hasSuffix(".appex") ? .appExtension : .framework
-          executables.append((path + "/" + name, Self.bundle(kind, info: info, executable: name)))
+          executables.append(
+            (BundleLayout.executablePaths(path + "/", name: name), Self.bundle(kind, info: info, executable: name)))
         }
       }
     }
-    for (path, bundle) in executables {
-      guard let bytes = source.read(path) else {
-        app.problems.append((path, "missing or unreadable"))
+    for (paths, bundle) in executables {
+      guard let (path, bytes) = BundleLayout.first(of: paths, in: source) else {
+        app.problems.append((paths[0], "missing or unreadable"))
         continue
       }
       do {

@@ -195,6 +195,23 @@ import Testing
     #expect(arm64e.section("__TEXT", "__auth_stubs") != nil && arm64e.section("__DATA_CONST", "__auth_got") != nil)
   }
 
+  @Test func macAppsAreReadFromTheirContentsFolder() throws {
+    let findings = try Self.findings("VaultMac.app")
+    let files = Set(findings.compactMap { $0.location.binary?.file })
+    #expect(
+      files == [
+        "Contents/MacOS/VaultMac", "Contents/Frameworks/VaultKit.framework/Versions/A/VaultKit",
+      ])
+    let acl = findings.filter { $0.ruleId == "binary.weak_biometric_acl" }
+    #expect(!acl.isEmpty && acl.allSatisfy { $0.location.binary?.architecture == "x86_64" })
+    #expect(acl.first?.location.binary?.bundle?.version == "1.4")
+    let kit = try #require(findings.first { $0.ruleId == "binary.weak_keychain_accessibility" })
+    #expect(kit.origin == .thirdParty && kit.location.binary?.bundle?.version == "2.0")
+    #expect(kit.confidence == .high)
+    // Macs have no Face ID: the usage description is not asked for.
+    #expect(!findings.contains { $0.ruleId == "binary.missing_faceid_usage_description" })
+  }
+
   @Test func x86_64InstructionsDecodeWithTheirLengths() throws {
     // mov edx, 2; xor edi, edi; mov rax, [rip+0x10]; mov rsi, [rax]; mov ecx, r8d; cmove rdx, rax
     let code: [UInt8] = [

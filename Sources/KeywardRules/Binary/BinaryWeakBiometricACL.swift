@@ -52,7 +52,7 @@ public struct BinaryWeakBiometricACL: BinaryRule {
   ]
 
   public static let examples = RuleExamples(
-    flagged: ["VaultMixed", "VaultMixedUniversal", "VaultFamily.app"],
+    flagged: ["VaultMixed", "VaultMixedUniversal", "VaultFamily.app", "VaultMac.app"],
     clean: ["VaultSecure.ipa", "VaultLegacy.app", "VaultFamily.app/VaultFamily"])
 
   public static func check(binary context: BinaryContext) {

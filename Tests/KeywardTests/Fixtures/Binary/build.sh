@@ -100,6 +100,21 @@ link arm64e ios "$work/mixed-arm64e" "$work/mixed-arm64e.o"
 python3 src/arm64e.py "$work/mixed-arm64e"
 python3 src/universal.py VaultMixedUniversal "$work/mixed-x86_64" "$work/mixed-arm64e"
 
+# VaultMac.app: an Intel Mac app, laid out as macOS bundles are (Contents/Info.plist,
+# Contents/MacOS, a framework under Versions/A with its plist in Resources).
+rm -rf VaultMac.app
+mkdir -p VaultMac.app/Contents/MacOS VaultMac.app/Contents/Frameworks/VaultKit.framework/Versions/A/Resources
+compile x86_64-apple-macos12.0 src/WeakACL.m "$work/mac.o"
+link x86_64 macos VaultMac.app/Contents/MacOS/VaultMac "$work/mac.o"
+python3 src/plist.py VaultMac.app/Contents/Info.plist xml VaultMac --version 1.4
+compile x86_64-apple-macos12.0 src/VaultKit.c "$work/mac-kit.o"
+ld64.lld-16 -arch x86_64 -platform_version macos 12.0 12.0 -dylib \
+  -install_name @rpath/VaultKit.framework/Versions/A/VaultKit $stubs "$work/mac-kit.o" \
+  -o VaultMac.app/Contents/Frameworks/VaultKit.framework/Versions/A/VaultKit
+python3 src/plist.py VaultMac.app/Contents/Frameworks/VaultKit.framework/Versions/A/Resources/Info.plist xml \
+  VaultKit --version 2.0 --type FMWK
+
 ls -l VaultMixed VaultSecure.ipa VaultLegacy.app/VaultLegacy VaultLegacy.app/Frameworks/VaultKit.framework/VaultKit \
   VaultFamily.app/VaultFamily VaultFamily.app/PlugIns/VaultWidget.appex/VaultWidget \
-  VaultFamily.app/Frameworks/AdsKit.framework/AdsKit VaultDecoy VaultFlag VaultMixedUniversal
+  VaultFamily.app/Frameworks/AdsKit.framework/AdsKit VaultDecoy VaultFlag VaultMixedUniversal \
+  VaultMac.app/Contents/MacOS/VaultMac VaultMac.app/Contents/Frameworks/VaultKit.framework/Versions/A/VaultKit
