@@ -1,6 +1,8 @@
 /// What an argument register holds at a call, recovered from the instructions before it.
 public enum ArgumentValue: Sendable, Hashable {
   case constant(UInt64)
+  /// One of these constants, picked by a branch (a conditional select, `cmov`), ascending.
+  case choice([UInt64])
   /// The value stored at an imported symbol, such as `kSecAttrAccessibleAlways`.
   case symbolValue(String)
   case unknown
@@ -59,6 +61,7 @@ public enum ARM64Calls {
 
   enum Value: Equatable {
     case constant(UInt64)
+    case choice([UInt64])
     case address(UInt64)
     case symbolAddress(String)
     case symbolValue(String)
@@ -72,6 +75,7 @@ public enum ARM64Calls {
     func argument(register: UInt32, before index: Int) -> ArgumentValue {
       switch value(of: register, before: index, depth: 0) {
       case .constant(let value): .constant(value)
+      case .choice(let values): .choice(values)
       case .symbolValue(let name): .symbolValue(name)
       default: .unknown
       }
@@ -135,6 +139,19 @@ public enum ARM64Calls {
       default:
         break
       }
+      // CSEL and CSINC: one register, or the other (plus one), by a condition.
+      if instruction & 0x7FE0_0800 == 0x1A80_0000 {
+        let increment = UInt64((instruction >> 10) & 1)
+        let mask: UInt64 = is64 ? ~0 : 0xFFFF_FFFF
+        func operand(_ register: UInt32) -> Value {
+          register == 31 ? .constant(0) : value(of: register, before: index, depth: depth + 1)
+        }
+        guard let first = Self.constants(operand(rn)),
+          let second = Self.constants(operand((instruction >> 16) & 0x1F))
+        else { return .value(.unknown) }
+        let values = Set(first.map { $0 & mask } + second.map { ($0 &+ increment) & mask })
+        return .value(values.count == 1 ? .constant(values.first!) : .choice(values.sorted()))
+      }
       // MOV (register): ORR Rd, ZR, Rm with no shift.
       if instruction & 0x7FE0_FFE0 == 0x2A00_03E0 {
         return .value(value(of: (instruction >> 16) & 0x1F, before: index, depth: depth + 1))
@@ -168,6 +185,15 @@ public enum ARM64Calls {
         }
       }
       return .value(.unknown)
+    }
+
+    /// The constants a value may be; nil when it is not known.
+    static func constants(_ value: Value) -> [UInt64]? {
+      switch value {
+      case .constant(let number): [number]
+      case .choice(let numbers): numbers
+      default: nil
+      }
     }
 
     enum Flow { case call, conditional, jump }

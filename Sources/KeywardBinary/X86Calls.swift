@@ -31,6 +31,7 @@ public enum X86Calls {
 
   enum Value: Equatable {
     case constant(UInt64)
+    case choice([UInt64])
     case symbolAddress(String)
     case symbolValue(String)
     case unknown
@@ -69,6 +70,7 @@ public enum X86Calls {
             guard index < argumentRegisters.count else { return .unknown }
             switch registers[argumentRegisters[index]] {
             case .constant(let value): return .constant(value)
+            case .choice(let values): return .choice(values)
             case .symbolValue(let name): return .symbolValue(name)
             default: return .unknown
             }
@@ -86,6 +88,8 @@ public enum X86Calls {
         registers[register] = value
       case .copy(let destination, let source):
         registers[destination] = registers[source]
+      case .select(let destination, let source):
+        registers[destination] = Self.either(registers[destination], registers[source])
       case .loadSlot(let destination, let displacement):
         let slot = next &+ UInt64(bitPattern: displacement)
         registers[destination] = image.pointerSlots[slot].map(Value.symbolAddress) ?? .unknown
@@ -98,6 +102,20 @@ public enum X86Calls {
       case .clobber(let written):
         forget(written)
       }
+    }
+
+    /// What a register holds after a conditional move: one value or the other.
+    static func either(_ first: Value, _ second: Value) -> Value {
+      func constants(_ value: Value) -> [UInt64]? {
+        switch value {
+        case .constant(let number): [number]
+        case .choice(let numbers): numbers
+        default: nil
+        }
+      }
+      guard let one = constants(first), let other = constants(second) else { return .unknown }
+      let values = Set(one + other)
+      return values.count == 1 ? .constant(values.first!) : .choice(values.sorted())
     }
 
     mutating func forget(_ written: [Int]) {
@@ -113,6 +131,8 @@ struct X86Instruction {
     case call(Int64), jump(Int64), callIndirect, conditional, end
     case set(Int, X86Calls.Value)
     case copy(Int, Int)
+    /// `cmov`: the destination keeps its value or takes the source's, by a condition.
+    case select(Int, Int)
     /// `mov reg, [rip + displacement]`.
     case loadSlot(Int, Int64)
     /// `mov reg, [base]`.
@@ -246,6 +266,7 @@ struct X86Instruction {
     if let second = twoByte {
       switch second {
       case 0x80...0x8F: effect = .conditional
+      case 0x40...0x4F where modRM?.mod == 3: effect = .select(modRM!.reg, modRM!.rm)
       case 0x1F, 0x18...0x1E: effect = .clobber([])  // NOP and hints
       case 0x05, 0x31, 0xA2: effect = .clobber(Array(0..<16))
       default: effect = .clobber(modRM.map { [$0.reg] + ($0.mod == 3 ? [$0.rm] : []) } ?? [])

@@ -195,6 +195,27 @@ import Testing
     #expect(arm64e.section("__TEXT", "__auth_stubs") != nil && arm64e.section("__DATA_CONST", "__auth_got") != nil)
   }
 
+  @Test func flagsPickedByABranchAreEachConsidered() throws {
+    let images = try Self.images("VaultBranch")
+    #expect(images.map(\.architecture) == ["arm64", "x86_64"])
+    for image in images {
+      let flags = CallSites.calls(to: "_SecAccessControlCreateWithFlags", in: image, arguments: 3).map {
+        $0.arguments[2]
+      }
+      #expect(flags.contains(.choice([0x1, 0x8])), "\(image.architecture): \(flags)")
+    }
+    let arm64 = CallSites.calls(to: "_SecAccessControlCreateWithFlags", in: images[0], arguments: 3)
+    #expect(arm64.contains { $0.arguments[2] == .choice([0x8, 0x18]) })
+
+    let findings = try Self.findings("VaultBranch", rule: "binary.weak_biometric_acl")
+    #expect(Set(findings.compactMap { $0.location.binary?.architecture }) == ["arm64", "x86_64"])
+    for finding in findings {
+      #expect(finding.confidence == .medium)
+      #expect(finding.message.contains("0x1 (userPresence) or 0x8 (biometryCurrentSet), picked by a branch"))
+      #expect(finding.message.contains(": the weak flag is chosen on at least one path, and `.userPresence` accepts"))
+    }
+  }
+
   @Test func macAppsAreReadFromTheirContentsFolder() throws {
     let findings = try Self.findings("VaultMac.app")
     let files = Set(findings.compactMap { $0.location.binary?.file })

@@ -16,8 +16,10 @@ public struct BinaryWeakBiometricACL: BinaryRule {
       argument from a forward pass through the calling function (`mov`, `xor`, register copies). \
       It decodes the flags into `SecAccessControlCreateFlags` names, with the protection class \
       (`x1`, `rsi`) when it is loaded from an imported constant (MASTG-DEMO-0043/0045's check). \
-      Flags in `weakBiometricFlags` are reported, as by `swift.weak_biometric_acl`. Flags computed \
-      at run time cannot be recovered and are not reported.
+      Flags in `weakBiometricFlags` are reported, as by `swift.weak_biometric_acl`. Flags picked \
+      between constants by a branch (a conditional select such as `csel`/`csinc`, or `cmov`) are \
+      reported when one of them is weak, with medium confidence. Flags computed otherwise at run \
+      time cannot be recovered and are not reported.
       """,
     rationale: """
       `biometryAny` accepts any finger or face enrolled on the device, including one added after \
@@ -52,7 +54,7 @@ public struct BinaryWeakBiometricACL: BinaryRule {
   ]
 
   public static let examples = RuleExamples(
-    flagged: ["VaultMixed", "VaultMixedUniversal", "VaultFamily.app", "VaultMac.app"],
+    flagged: ["VaultMixed", "VaultMixedUniversal", "VaultFamily.app", "VaultMac.app", "VaultBranch"],
     clean: ["VaultSecure.ipa", "VaultLegacy.app", "VaultFamily.app/VaultFamily"])
 
   public static func check(binary context: BinaryContext) {
@@ -60,20 +62,30 @@ public struct BinaryWeakBiometricACL: BinaryRule {
     for file in context.app.files {
       for image in file.images {
         for call in CallSites.calls(to: "_SecAccessControlCreateWithFlags", in: image, arguments: 3) {
-          guard case .constant(let raw) = call.arguments[2] else { continue }
-          let flags = AccessControlFlag.decode(raw)
-          let weakFlags = flags.filter { weak.contains($0.name) }
-          guard !weakFlags.isEmpty else { continue }
+          let candidates: [UInt64]
+          switch call.arguments[2] {
+          case .constant(let raw): candidates = [raw]
+          case .choice(let values): candidates = values
+          default: continue
+          }
+          let weakFlags = candidates.flatMap(AccessControlFlag.decode).filter { weak.contains($0.name) }
+          guard let first = weakFlags.first else { continue }
           var protection = ""
           if case .symbolValue(let symbol) = call.arguments[1] { protection = " for `\(symbol.dropFirst())`" }
-          let names = flags.map(\.name).joined(separator: " | ")
-          let hex = "0x" + String(raw, radix: 16)
+          let values = candidates.map { raw in
+            "0x\(String(raw, radix: 16)) (\(AccessControlFlag.decode(raw).map(\.name).joined(separator: " | ")))"
+          }
+          let chosen = candidates.count > 1
+          let flags = chosen ? values.joined(separator: " or ") + ", picked by a branch," : values[0]
           context.report(
             BinarySite(file: file.path, architecture: image.architecture, address: call.address),
             fileOffset: call.fileOffset,
             message:
-              "`SecAccessControlCreateWithFlags` is called with flags \(hex) (\(names))\(protection): `.\(weakFlags[0].name)` \(WeakBiometricACL.consequence(of: weakFlags[0].name))",
-            subject: "flags \(hex)\(protection)")
+              "`SecAccessControlCreateWithFlags` is called with flags \(flags)\(protection): "
+              + (chosen ? "the weak flag is chosen on at least one path, and " : "")
+              + "`.\(first.name)` \(WeakBiometricACL.consequence(of: first.name))",
+            confidence: chosen ? .medium : nil,
+            subject: "flags \(candidates.map { String($0, radix: 16) }.joined(separator: " or "))\(protection)")
         }
       }
     }

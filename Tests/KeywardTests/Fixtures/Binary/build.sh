@@ -100,6 +100,13 @@ link arm64e ios "$work/mixed-arm64e" "$work/mixed-arm64e.o"
 python3 src/arm64e.py "$work/mixed-arm64e"
 python3 src/universal.py VaultMixedUniversal "$work/mixed-x86_64" "$work/mixed-arm64e"
 
+# VaultBranch: flags picked between constants by a branch (csinc/csel, cmov), arm64 and x86_64.
+compile arm64-apple-ios15.0 src/Branch.m "$work/branch-arm64.o"
+link arm64 ios "$work/branch-arm64" "$work/branch-arm64.o"
+compile x86_64-apple-ios15.0-simulator src/Branch.m "$work/branch-x86_64.o"
+link x86_64 ios-simulator "$work/branch-x86_64" "$work/branch-x86_64.o"
+python3 src/universal.py VaultBranch "$work/branch-arm64" "$work/branch-x86_64"
+
 # VaultMac.app: an Intel Mac app, laid out as macOS bundles are (Contents/Info.plist,
 # Contents/MacOS, a framework under Versions/A with its plist in Resources).
 rm -rf VaultMac.app
@@ -116,5 +123,5 @@ python3 src/plist.py VaultMac.app/Contents/Frameworks/VaultKit.framework/Version
 
 ls -l VaultMixed VaultSecure.ipa VaultLegacy.app/VaultLegacy VaultLegacy.app/Frameworks/VaultKit.framework/VaultKit \
   VaultFamily.app/VaultFamily VaultFamily.app/PlugIns/VaultWidget.appex/VaultWidget \
-  VaultFamily.app/Frameworks/AdsKit.framework/AdsKit VaultDecoy VaultFlag VaultMixedUniversal \
+  VaultFamily.app/Frameworks/AdsKit.framework/AdsKit VaultDecoy VaultFlag VaultMixedUniversal VaultBranch \
   VaultMac.app/Contents/MacOS/VaultMac VaultMac.app/Contents/Frameworks/VaultKit.framework/Versions/A/VaultKit
