@@ -9,17 +9,25 @@
 public enum CodeReferences {
   /// For each target that code refers to, the address of the first instruction that does.
   public static func references(to targets: Set<UInt64>, in image: MachOImage) -> [UInt64: UInt64] {
-    guard !targets.isEmpty else { return [:] }
     var found: [UInt64: UInt64] = [:]
-    for section in codeSections(of: image) {
-      let bytes = image.bytes(of: section)
-      let hits =
-        image.architecture.hasPrefix("arm64") && image.is64Bit
-        ? arm64(bytes, at: section.address, targets: targets)
-        : image.architecture == "x86_64" ? x86_64(bytes, at: section.address, targets: targets) : []
-      for (target, address) in hits where found[target] == nil { found[target] = address }
-    }
+    for (target, address) in hits(targets, in: image) where found[target] == nil { found[target] = address }
     return found
+  }
+
+  /// The addresses of every instruction that refers to one of the targets, ascending.
+  public static func instructions(referringTo targets: Set<UInt64>, in image: MachOImage) -> [UInt64] {
+    hits(targets, in: image).map(\.1).sorted()
+  }
+
+  static func hits(_ targets: Set<UInt64>, in image: MachOImage) -> [(UInt64, UInt64)] {
+    guard !targets.isEmpty else { return [] }
+    return codeSections(of: image).flatMap { section in
+      let bytes = image.bytes(of: section)
+      if image.architecture.hasPrefix("arm64") && image.is64Bit {
+        return arm64(bytes, at: section.address, targets: targets)
+      }
+      return image.architecture == "x86_64" ? x86_64(bytes, at: section.address, targets: targets) : []
+    }
   }
 
   /// The sections compilers put code in: `__text`, and the selector stubs of Xcode 14's linker.

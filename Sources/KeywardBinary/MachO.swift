@@ -57,6 +57,17 @@ public struct MachOImage: Sendable {
     return slice
   }
 
+  /// The start of the function holding `address`, by `LC_FUNCTION_STARTS`; nil without them.
+  public func functionStart(containing address: UInt64) -> UInt64? {
+    var low = 0
+    var high = functionStarts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if functionStarts[middle] <= address { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : functionStarts[low - 1]
+  }
+
   /// Where the byte at `address` is in the image's file; nil outside the file's sections.
   public func fileOffset(of address: UInt64) -> Int? {
     guard

@@ -99,6 +99,12 @@ import Testing
       #expect(finding.confidence == .high && finding.message.hasPrefix("Code in this Mach-O file loads"))
       #expect(finding.location.binary?.address != nil && finding.location.start.offset > 0)
     }
+    // The app stores its token with SecItemAdd in the function that loads the constant; the
+    // framework only returns it.
+    let app = try #require(legacy.first { $0.location.binary?.file == "VaultLegacy" })
+    #expect(app.message.contains("`kSecAttrAccessibleAlways` in a function that calls `SecItemAdd`"))
+    let kit = try #require(legacy.first { $0.location.binary?.file != "VaultLegacy" })
+    #expect(kit.message.contains("loads `kSecAttrAccessibleAlwaysThisDeviceOnly`:"))
     let ads = try #require(
       try Self.findings("VaultFamily.app", rule: "binary.weak_keychain_accessibility").first)
     #expect(ads.confidence == .low && ads.message.contains("no code in it was seen loading the constant"))

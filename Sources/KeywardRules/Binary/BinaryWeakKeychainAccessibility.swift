@@ -16,7 +16,8 @@ public struct BinaryWeakKeychainAccessibility: BinaryRule {
       `SecAccessControlCreateWithFlags`), so the app (or one of its frameworks) stores items that \
       the system decrypts at any time, even while the device is locked. Both are deprecated since \
       iOS 12. Keyward looks for the code that loads the constant through its pointer slot (arm64 \
-      `adrp` + `ldr`, x86_64 `mov` from `[rip + slot]`) and names the first such instruction; a \
+      `adrp` + `ldr`, x86_64 `mov` from `[rip + slot]`) and names the instruction, preferring a \
+      load in a function that also calls `SecItemAdd` or `SecItemUpdate` (the item it stores); a \
       constant passed to `SecAccessControlCreateWithFlags` is named as such. When no code loads \
       it (a table of constants, code that was stripped), the finding has low confidence; when \
       the code is encrypted with FairPlay, medium.
@@ -80,11 +81,15 @@ public struct BinaryWeakKeychainAccessibility: BinaryRule {
 
   /// What the code of one image shows about a constant it imports.
   struct Use {
-    enum Kind: Int { case imported, encrypted, loaded, passedToAccessControl }
+    enum Kind: Int { case imported, encrypted, loaded, loadedWhereItemsAreStored, passedToAccessControl }
     var kind: Kind
     var image: MachOImage
     /// The instruction that loads the constant or calls with it, else its pointer slot.
     var address: UInt64?
+    /// The call that stores an item in the function that loads the constant.
+    var store: String?
+
+    static let storeFunctions = ["_SecItemAdd", "_SecItemUpdate"]
 
     var strength: Int { kind.rawValue }
 
@@ -99,17 +104,40 @@ public struct BinaryWeakKeychainAccessibility: BinaryRule {
       {
         kind = .passedToAccessControl
         address = call.address
-      } else if let load = CodeReferences.references(to: slots, in: image).values.min() {
+      } else if let load = CodeReferences.instructions(referringTo: slots, in: image).first {
         kind = .loaded
         address = load
+        if let (store, beside) = Self.loadBesideStore(slots, in: image) {
+          kind = .loadedWhereItemsAreStored
+          address = beside
+          self.store = store
+        }
       } else {
         kind = .imported
         address = slots.min()
       }
     }
 
+    /// A load of the constant in a function that also calls `SecItemAdd` or `SecItemUpdate`:
+    /// the code builds the item it stores there (the constant goes into the query).
+    static func loadBesideStore(_ slots: Set<UInt64>, in image: MachOImage) -> (String, UInt64)? {
+      let loads = CodeReferences.instructions(referringTo: slots, in: image)
+      for function in storeFunctions {
+        let storing = Set(
+          CallSites.calls(to: function, in: image, arguments: 0).compactMap {
+            image.functionStart(containing: $0.address)
+          })
+        if let load = loads.first(where: { image.functionStart(containing: $0).map(storing.contains) ?? false }) {
+          return (String(function.dropFirst()), load)
+        }
+      }
+      return nil
+    }
+
     func evidence(_ name: String) -> String {
       switch kind {
+      case .loadedWhereItemsAreStored:
+        "Code in this Mach-O file loads `\(name)` in a function that calls `\(store ?? "SecItemAdd")`"
       case .passedToAccessControl:
         "Code in this Mach-O file passes `\(name)` to `SecAccessControlCreateWithFlags` as the protection class"
       case .loaded: "Code in this Mach-O file loads `\(name)`"
@@ -122,7 +150,7 @@ public struct BinaryWeakKeychainAccessibility: BinaryRule {
 
     var confidence: Confidence {
       switch kind {
-      case .passedToAccessControl, .loaded: .high
+      case .passedToAccessControl, .loadedWhereItemsAreStored, .loaded: .high
       case .encrypted: .medium
       case .imported: .low
       }
