@@ -64,8 +64,7 @@ public struct AppAnalyzer: BinaryAnalyzer {
       ScanIssue(
         path: path, kind: .binary, message: "\(problem.path.isEmpty ? "" : problem.path + ": ")\(problem.message)")
     }
-    var findings: [Finding] = []
-    var subjects: [Int: String] = [:]
+    var reported: [(finding: Finding, subject: String)] = []
     for configured in rules {
       guard let rule = configured.rule as? any BinaryRule.Type else { continue }
       let context = BinaryContext(app: app, options: configured.options)
@@ -75,32 +74,29 @@ public struct AppAnalyzer: BinaryAnalyzer {
         let position = SourcePosition(line: 1, column: 1, utf16Column: 1, offset: report.fileOffset)
         var site = report.site
         site.bundle = site.bundle ?? app.bundle(shipping: site.file)
-        findings.append(
-          Finding(
-            ruleId: metadata.id, severity: configured.severity, confidence: report.confidence ?? metadata.confidence,
-            message: report.message,
-            location: SourceLocation(path: path, start: position, end: position, binary: site),
-            snippet: site.description, tags: metadata.tags, fingerprint: "",
-            origin: site.bundle?.isEmbedded == true ? .thirdParty : .app))
-        subjects[findings.count - 1] = report.subject
+        let finding = Finding(
+          ruleId: metadata.id, severity: configured.severity, confidence: report.confidence ?? metadata.confidence,
+          message: report.message,
+          location: SourceLocation(path: path, start: position, end: position, binary: site),
+          snippet: site.description, tags: metadata.tags, fingerprint: "",
+          origin: site.bundle?.isEmbedded == true ? .thirdParty : .app)
+        reported.append((finding, report.subject))
       }
     }
-    let order = findings.indices.sorted { Finding.reportOrder(findings[$0], findings[$1]) }
-    outcome.findings = Self.fingerprinted(order.map { (findings[$0], subjects[$0] ?? "") })
+    outcome.findings = Self.fingerprinted(reported.sorted { Finding.reportOrder($0.finding, $1.finding) })
     return outcome
   }
 
   /// Fingerprints from the rule, the path, the Mach-O file, the architecture and the report's
   /// subject: addresses move with every build, and messages change with their wording and
   /// evidence, so both are left out.
-  static func fingerprinted(_ findings: [(finding: Finding, subject: String)]) -> [Finding] {
-    let subjects = findings.map(\.subject)
-    var index = 0
-    return Fingerprint.assign(findings.map(\.finding)) { finding in
-      defer { index += 1 }
-      let site = finding.location.binary
-      return [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", subjects[index]]
-    }
+  static func fingerprinted(_ reported: [(finding: Finding, subject: String)]) -> [Finding] {
+    Fingerprint.assign(
+      reported.map(\.finding),
+      identities: reported.map { finding, subject in
+        let site = finding.location.binary
+        return [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", subject]
+      })
   }
 
   static func summary(of app: AppBinary, path: String) -> BinarySummary {
