@@ -297,6 +297,15 @@ struct X86Instruction {
     case 0x8B where modRM?.plainBase == true && wide: effect = .loadThrough(modRM!.reg, modRM!.rm)
     case 0x38...0x3B, 0x84, 0x85, 0xA8, 0xA9, 0x3C, 0x3D: effect = .clobber([])  // compare and test: flags only
     case 0x88, 0x89, 0xC6, 0xC7: effect = .clobber(modRM.map { $0.mod == 3 ? [$0.rm] : [] } ?? [])
+    case 0x80, 0x81, 0x83, 0xC0, 0xC1, 0xD0...0xD3:  // arithmetic and shifts of r/m by an immediate
+      let isCompare = opcode <= 0x83 && modRM.map({ $0.reg & 7 }) == 7
+      effect = .clobber(isCompare ? [] : modRM.map { $0.mod == 3 ? [$0.rm] : [] } ?? [])
+    case 0xF6, 0xF7:
+      switch modRM.map({ $0.reg & 7 }) {
+      case 0, 1: effect = .clobber([])  // test
+      case 2, 3: effect = .clobber(modRM.map { $0.mod == 3 ? [$0.rm] : [] } ?? [])  // not, neg
+      default: effect = .clobber([0, 2])  // mul, imul, div, idiv write rax and rdx
+      }
     case 0xFF:
       switch modRM.map({ $0.reg & 7 }) {
       case 2: effect = .callIndirect

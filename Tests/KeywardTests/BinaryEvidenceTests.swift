@@ -256,6 +256,23 @@ import Testing
     #expect(X86Instruction([0xBA, 0x02][...], at: 0) == nil)
   }
 
+  @Test func x86_64ComparesKeepAndMultipliesClobberRegisters() {
+    func call(at offset: Int) -> [UInt8] {
+      let displacement = UInt32(truncatingIfNeeded: 0x2000 - (0x1000 + offset + 5))
+      return [0xE8] + (0..<4).map { UInt8(truncatingIfNeeded: displacement >> ($0 * 8)) }
+    }
+    // mov edx, 1; cmp rdx, 5; test edx, 1; call F; mov edx, 8; mul rcx; call F
+    var code: [UInt8] = [0xBA, 0x01, 0, 0, 0, 0x48, 0x83, 0xFA, 0x05, 0xF7, 0xC2, 0x01, 0, 0, 0]
+    code += call(at: code.count)
+    code += [0xBA, 0x08, 0, 0, 0, 0x48, 0xF7, 0xE1]
+    code += call(at: code.count)
+    var image = MachOImage(architecture: "x86_64", is64Bit: true, view: ByteView(code))
+    image.stubTargets[0x2000] = "_F"
+    var pass = X86Calls.Pass(image: image, symbol: "_F", arguments: 3)
+    pass.run(code[...], address: 0x1000, fileOffset: 0)
+    #expect(pass.sites.map { $0.arguments[2] } == [.constant(1), .unknown])
+  }
+
   // MARK: Rule ids
 
   @Test func theFormerRuleIDStillWorksEverywhereAnIDIsAccepted() throws {
