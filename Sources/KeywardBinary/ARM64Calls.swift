@@ -23,6 +23,11 @@ public struct CallSite: Sendable, Hashable {
 /// (`adrp` + `ldr`, literal `ldr`). Anything else that writes the register makes it unknown.
 public enum ARM64Calls {
   static let lookBehind = 64
+  /// Runtime functions that return the object they are given.
+  static let retains: Set<String> = [
+    "_objc_retain", "_swift_retain", "_swift_unknownObjectRetain", "_objc_retainAutoreleasedReturnValue",
+    "_objc_claimAutoreleasedReturnValue", "_objc_retainAutorelease",
+  ]
 
   public static func calls(to symbol: String, in image: MachOImage, arguments: Int) -> [CallSite] {
     guard image.architecture.hasPrefix("arm64"), image.is64Bit,
@@ -92,6 +97,8 @@ public enum ARM64Calls {
           // Calls clobber x0-x18; an unconditional jump means the code above does not run first.
           if flow == .call && register > 18 { continue }
           if flow == .conditional { continue }
+          // Retaining returns the object retained: x0 after the call is x0 before it.
+          if flow == .call && register == 0 && isRetain(instruction, at: index) { continue }
           return .unknown
         }
         guard Self.writes(instruction, register) else { continue }
@@ -112,6 +119,14 @@ public enum ARM64Calls {
         return value
       }
       return .unknown
+    }
+
+    /// Whether the instruction calls a runtime function that returns its argument, as ARC's
+    /// and Swift's retains do (`objc_retain(value)` between loading a constant and passing it on).
+    func isRetain(_ instruction: UInt32, at index: Int) -> Bool {
+      guard instruction & 0xFC00_0000 == 0x9400_0000 else { return false }  // BL
+      let target = code.address(of: index) &+ UInt64(bitPattern: signExtend(instruction & 0x03FF_FFFF, bits: 26) * 4)
+      return image.stubTargets[target].map(ARM64Calls.retains.contains) ?? false
     }
 
     enum Decoded {

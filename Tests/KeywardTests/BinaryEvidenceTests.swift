@@ -256,6 +256,21 @@ import Testing
     #expect(X86Instruction([0xBA, 0x02][...], at: 0) == nil)
   }
 
+  @Test func aRetainedConstantIsFollowedThroughTheRetain() {
+    // adrp x8, page; ldr x8, [x8, #16]; ldr x0, [x8]; bl retain; mov x19, x0; mov x1, x19
+    let code: [UInt32] = [0xD000_0008, 0xF940_0908, 0xF940_0100, 0x9400_03FD, 0xAA00_03F3, 0xAA13_03E1]
+    let bytes = code.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } }
+    var image = MachOImage(architecture: "arm64", is64Bit: true, view: ByteView(bytes))
+    image.pointerSlots[0x3010] = "_kSecAttrAccessibleWhenUnlocked"
+    for (callee, expected) in [
+      ("_objc_retain", ArgumentValue.symbolValue("_kSecAttrAccessibleWhenUnlocked")), ("_SecItemAdd", .unknown),
+    ] {
+      image.stubTargets[0x2000] = callee
+      let tracker = ARM64Calls.Tracker(code: .init(bytes: bytes[...], address: 0x1000), image: image)
+      #expect(tracker.argument(register: 1, before: 6) == expected, "\(callee)")
+    }
+  }
+
   @Test func x86_64ComparesKeepAndMultipliesClobberRegisters() {
     func call(at offset: Int) -> [UInt8] {
       let displacement = UInt32(truncatingIfNeeded: 0x2000 - (0x1000 + offset + 5))

@@ -41,7 +41,7 @@ import Testing
     // MASTG-DEMO-0043 stores its token with .userPresence, MASTG-DEMO-0045 with .biometryAny.
     let presence = try Self.demo("0043")
     #expect(presence.map(\.ruleId) == ["binary.weak_biometric_acl"])
-    #expect(presence.first?.message.contains("flags 0x1 (userPresence)") == true)
+    #expect(presence.first?.message.contains("flags 0x1 (userPresence) for `kSecAttrAccessibleWhenUnlocked`") == true)
     #expect(presence.first?.message.contains("device passcode") == true)
     let any = try Self.demo("0045")
     #expect(any.map(\.ruleId) == ["binary.weak_biometric_acl"])
