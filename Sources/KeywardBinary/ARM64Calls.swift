@@ -1,6 +1,8 @@
 /// What an argument register holds at a call, recovered from the instructions before it.
 public enum ArgumentValue: Sendable, Hashable {
   case constant(UInt64)
+  /// One of these constants, picked by a branch (a conditional select, `cmov`), ascending.
+  case choice([UInt64])
   /// The value stored at an imported symbol, such as `kSecAttrAccessibleAlways`.
   case symbolValue(String)
   case unknown
@@ -21,6 +23,11 @@ public struct CallSite: Sendable, Hashable {
 /// (`adrp` + `ldr`, literal `ldr`). Anything else that writes the register makes it unknown.
 public enum ARM64Calls {
   static let lookBehind = 64
+  /// Runtime functions that return the object they are given.
+  static let retains: Set<String> = [
+    "_objc_retain", "_swift_retain", "_swift_unknownObjectRetain", "_objc_retainAutoreleasedReturnValue",
+    "_objc_claimAutoreleasedReturnValue", "_objc_retainAutorelease",
+  ]
 
   public static func calls(to symbol: String, in image: MachOImage, arguments: Int) -> [CallSite] {
     guard image.architecture.hasPrefix("arm64"), image.is64Bit,
@@ -59,6 +66,7 @@ public enum ARM64Calls {
 
   enum Value: Equatable {
     case constant(UInt64)
+    case choice([UInt64])
     case address(UInt64)
     case symbolAddress(String)
     case symbolValue(String)
@@ -72,6 +80,7 @@ public enum ARM64Calls {
     func argument(register: UInt32, before index: Int) -> ArgumentValue {
       switch value(of: register, before: index, depth: 0) {
       case .constant(let value): .constant(value)
+      case .choice(let values): .choice(values)
       case .symbolValue(let name): .symbolValue(name)
       default: .unknown
       }
@@ -84,13 +93,15 @@ public enum ARM64Calls {
       while index >= max(0, end - lookBehind) {
         defer { index -= 1 }
         let instruction = code[index]
-        if let flow = controlFlow(instruction) {
+        if let flow = Self.flow(instruction) {
           // Calls clobber x0-x18; an unconditional jump means the code above does not run first.
           if flow == .call && register > 18 { continue }
           if flow == .conditional { continue }
+          // Retaining returns the object retained: x0 after the call is x0 before it.
+          if flow == .call && register == 0 && isRetain(instruction, at: index) { continue }
           return .unknown
         }
-        guard writes(instruction, register) else { continue }
+        guard Self.writes(instruction, register) else { continue }
         let decoded = decode(instruction, at: index, depth: depth)
         if case .movk(let shift, let bits) = decoded {
           pendingMovk.append((shift, bits))
@@ -108,6 +119,14 @@ public enum ARM64Calls {
         return value
       }
       return .unknown
+    }
+
+    /// Whether the instruction calls a runtime function that returns its argument, as ARC's
+    /// and Swift's retains do (`objc_retain(value)` between loading a constant and passing it on).
+    func isRetain(_ instruction: UInt32, at index: Int) -> Bool {
+      guard instruction & 0xFC00_0000 == 0x9400_0000 else { return false }  // BL
+      let target = code.address(of: index) &+ UInt64(bitPattern: signExtend(instruction & 0x03FF_FFFF, bits: 26) * 4)
+      return image.stubTargets[target].map(ARM64Calls.retains.contains) ?? false
     }
 
     enum Decoded {
@@ -134,6 +153,19 @@ public enum ARM64Calls {
         return .value(.constant(mask))
       default:
         break
+      }
+      // CSEL and CSINC: one register, or the other (plus one), by a condition.
+      if instruction & 0x7FE0_0800 == 0x1A80_0000 {
+        let increment = UInt64((instruction >> 10) & 1)
+        let mask: UInt64 = is64 ? ~0 : 0xFFFF_FFFF
+        func operand(_ register: UInt32) -> Value {
+          register == 31 ? .constant(0) : value(of: register, before: index, depth: depth + 1)
+        }
+        guard let first = Self.constants(operand(rn)),
+          let second = Self.constants(operand((instruction >> 16) & 0x1F))
+        else { return .value(.unknown) }
+        let values = Set(first.map { $0 & mask } + second.map { ($0 &+ increment) & mask })
+        return .value(values.count == 1 ? .constant(values.first!) : .choice(values.sorted()))
       }
       // MOV (register): ORR Rd, ZR, Rm with no shift.
       if instruction & 0x7FE0_FFE0 == 0x2A00_03E0 {
@@ -170,9 +202,18 @@ public enum ARM64Calls {
       return .value(.unknown)
     }
 
+    /// The constants a value may be; nil when it is not known.
+    static func constants(_ value: Value) -> [UInt64]? {
+      switch value {
+      case .constant(let number): [number]
+      case .choice(let numbers): numbers
+      default: nil
+      }
+    }
+
     enum Flow { case call, conditional, jump }
 
-    func controlFlow(_ instruction: UInt32) -> Flow? {
+    static func flow(_ instruction: UInt32) -> Flow? {
       // Branches, exceptions and system instructions share op0 = x101.
       guard instruction & 0x1C00_0000 == 0x1400_0000 else { return nil }
       if instruction & 0xFFC0_0000 == 0xD500_0000 { return nil }  // hints (NOP), barriers
@@ -185,7 +226,7 @@ public enum ARM64Calls {
     }
 
     /// Whether the instruction writes general register `register` (as Rd or a loaded Rt).
-    func writes(_ instruction: UInt32, _ register: UInt32) -> Bool {
+    static func writes(_ instruction: UInt32, _ register: UInt32) -> Bool {
       let destination = instruction & 0x1F
       let second = (instruction >> 10) & 0x1F
       if instruction & 0x1C00_0000 == 0x1000_0000 { return destination == register }  // data processing, immediate

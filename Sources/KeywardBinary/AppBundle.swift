@@ -7,6 +7,11 @@ public struct MachOEntry: Sendable {
   /// Relative to the scanned path ("Payload/App.app/App"); empty when a bare Mach-O was scanned.
   public var path: String
   public var images: [MachOImage]
+  /// The bundle that ships the file: the app, an extension, an embedded framework or library.
+  public var bundle: ShippingBundle? = nil
+
+  /// What the file's code signature grants, from its first image that has entitlements.
+  public var entitlements: SigningEntitlements? { images.lazy.compactMap(\.entitlements).first }
 }
 
 /// A built app as the binary rules see it: every Mach-O file (main executable first, then
@@ -17,11 +22,19 @@ public struct AppBinary: Sendable {
   public var infoPlist: [String: String]?
   /// Where the main Info.plist is, for findings about it.
   public var infoPlistPath: String?
+  /// Whether the app is laid out as a macOS one (`Contents/Info.plist`).
+  public var isMacOS = false
   /// Files that could not be read, with why (the rest of the app is still analysed).
   public var problems: [(path: String, message: String)] = []
 
   public var allImages: [(file: MachOEntry, image: MachOImage)] {
     files.flatMap { file in file.images.map { (file, $0) } }
+  }
+
+  /// The bundle that ships the Mach-O file or Info.plist at `path`.
+  public func bundle(shipping path: String) -> ShippingBundle? {
+    if path == infoPlistPath { return files.first?.bundle }
+    return files.first { $0.path == path }?.bundle
   }
 
   /// Whether any image imports `symbol`.
@@ -69,45 +82,65 @@ public struct AppLoader: Sendable {
     return AppBinary(files: [MachOEntry(path: "", images: try MachOFile.images(bytes))])
   }
 
-  /// The bundle at `bundle` (a folder path inside `source`, "" for its root).
+  /// The bundle at `bundle` (a folder path inside `source`, "" for its root), laid out as on iOS
+  /// or as on macOS (`BundleLayout`).
   func load(_ source: some BundleSource, bundle: String) -> AppBinary {
     var app = AppBinary()
     let prefix = bundle.isEmpty ? "" : bundle + "/"
-    var executables: [String] = []
-    if let info = source.read(prefix + "Info.plist").flatMap(Self.plistStrings) {
+    var executables: [(paths: [String], bundle: ShippingBundle)] = []
+    var contents = prefix
+    let plist = BundleLayout.first(of: BundleLayout.plistPaths(prefix), in: source)
+    if let plist, let info = Self.plistStrings(plist.bytes) {
       app.infoPlist = info
-      app.infoPlistPath = prefix + "Info.plist"
-      if let name = info["CFBundleExecutable"] { executables.append(prefix + name) }
+      app.infoPlistPath = plist.path
+      app.isMacOS = BundleLayout.isMacOS(prefix, plist: plist.path)
+      if app.isMacOS { contents = prefix + "Contents/" }
+      if let name = info["CFBundleExecutable"] {
+        executables.append(
+          (BundleLayout.executablePaths(prefix, name: name), Self.bundle(.app, info: info, executable: name)))
+      }
     } else {
       app.problems.append((prefix + "Info.plist", "missing or not a property list; looked for the executable by name"))
-      let name = ((bundle.isEmpty ? source.name : bundle) as NSString).lastPathComponent
-      executables.append(prefix + (name as NSString).deletingPathExtension)
+      let name = (((bundle.isEmpty ? source.name : bundle) as NSString).lastPathComponent as NSString)
+        .deletingPathExtension
+      executables.append((BundleLayout.executablePaths(prefix, name: name), ShippingBundle(kind: .app, name: name)))
     }
     // Embedded frameworks, libraries and app extensions carry code too.
     for folder in ["Frameworks", "PlugIns", "Extensions"] {
-      for entry in source.list(prefix + folder) {
-        let path = prefix + folder + "/" + entry
+      for entry in source.list(contents + folder) {
+        let path = contents + folder + "/" + entry
         if entry.hasSuffix(".dylib") {
-          executables.append(path)
+          executables.append(([path], ShippingBundle(kind: .library, name: entry)))
         } else if entry.hasSuffix(".framework") || entry.hasSuffix(".appex") {
-          let info = source.read(path + "/Info.plist").flatMap(Self.plistStrings)
-          let name = info?["CFBundleExecutable"] ?? (entry as NSString).deletingPathExtension
-          executables.append(path + "/" + name)
+          let plist = BundleLayout.first(of: BundleLayout.plistPaths(path + "/"), in: source)
+          let info = plist.flatMap { Self.plistStrings($0.bytes) } ?? [:]
+          let name = info["CFBundleExecutable"] ?? (entry as NSString).deletingPathExtension
+          let kind: ShippingBundle.Kind = entry.hasSuffix(".appex") ? .appExtension : .framework
+          executables.append(
+            (BundleLayout.executablePaths(path + "/", name: name), Self.bundle(kind, info: info, executable: name)))
         }
       }
     }
-    for path in executables {
-      guard let bytes = source.read(path) else {
-        app.problems.append((path, "missing or unreadable"))
+    for (paths, bundle) in executables {
+      guard let (path, bytes) = BundleLayout.first(of: paths, in: source) else {
+        app.problems.append((paths[0], "missing or unreadable"))
         continue
       }
       do {
-        app.files.append(MachOEntry(path: path, images: try MachOFile.images(bytes)))
+        app.files.append(MachOEntry(path: path, images: try MachOFile.images(bytes), bundle: bundle))
       } catch {
         app.problems.append((path, error.description))
       }
     }
     return app
+  }
+
+  /// A bundle as its Info.plist names it; the executable's name when the plist has no name.
+  static func bundle(_ kind: ShippingBundle.Kind, info: [String: String], executable: String) -> ShippingBundle {
+    func value(_ key: String) -> String? { info[key].flatMap { $0.isEmpty ? nil : $0 } }
+    return ShippingBundle(
+      kind: kind, name: value("CFBundleName") ?? executable, identifier: value("CFBundleIdentifier"),
+      version: value("CFBundleShortVersionString") ?? value("CFBundleVersion"))
   }
 
   /// String values of a property list's top level (XML or binary); other values appear as "".

@@ -19,6 +19,11 @@ public struct BinaryReport: Sendable {
   /// Byte offset in the Mach-O file (0 for whole-file findings).
   public var fileOffset: Int
   public var message: String
+  /// How sure the evidence makes the rule, when it differs from the rule's confidence.
+  public var confidence: Confidence?
+  /// What the finding is about ("kSecAttrAccessibleAlways", "flags 0x2"), for its fingerprint:
+  /// the message's wording and the evidence it cites may change without the finding changing.
+  public var subject: String
 }
 
 /// One binary rule's view of one app.
@@ -32,8 +37,11 @@ public final class BinaryContext {
     self.options = options
   }
 
-  public func report(_ site: BinarySite, fileOffset: Int = 0, message: String) {
-    reports.append(BinaryReport(site: site, fileOffset: fileOffset, message: message))
+  public func report(
+    _ site: BinarySite, fileOffset: Int = 0, message: String, confidence: Confidence? = nil, subject: String
+  ) {
+    reports.append(
+      BinaryReport(site: site, fileOffset: fileOffset, message: message, confidence: confidence, subject: subject))
   }
 }
 
@@ -56,7 +64,7 @@ public struct AppAnalyzer: BinaryAnalyzer {
       ScanIssue(
         path: path, kind: .binary, message: "\(problem.path.isEmpty ? "" : problem.path + ": ")\(problem.message)")
     }
-    var findings: [Finding] = []
+    var reported: [(finding: Finding, subject: String)] = []
     for configured in rules {
       guard let rule = configured.rule as? any BinaryRule.Type else { continue }
       let context = BinaryContext(app: app, options: configured.options)
@@ -64,25 +72,31 @@ public struct AppAnalyzer: BinaryAnalyzer {
       let metadata = rule.metadata
       for report in context.reports {
         let position = SourcePosition(line: 1, column: 1, utf16Column: 1, offset: report.fileOffset)
-        findings.append(
-          Finding(
-            ruleId: metadata.id, severity: configured.severity, confidence: metadata.confidence,
-            message: report.message,
-            location: SourceLocation(path: path, start: position, end: position, binary: report.site),
-            snippet: report.site.description, tags: metadata.tags, fingerprint: ""))
+        var site = report.site
+        site.bundle = site.bundle ?? app.bundle(shipping: site.file)
+        let finding = Finding(
+          ruleId: metadata.id, severity: configured.severity, confidence: report.confidence ?? metadata.confidence,
+          message: report.message,
+          location: SourceLocation(path: path, start: position, end: position, binary: site),
+          snippet: site.description, tags: metadata.tags, fingerprint: "",
+          origin: site.bundle?.isEmbedded == true ? .thirdParty : .app)
+        reported.append((finding, report.subject))
       }
     }
-    outcome.findings = Self.fingerprinted(findings.sorted(by: Finding.reportOrder))
+    outcome.findings = Self.fingerprinted(reported.sorted { Finding.reportOrder($0.finding, $1.finding) })
     return outcome
   }
 
-  /// Fingerprints from the rule, the path, the Mach-O file, the architecture and the message:
-  /// addresses move with every build, so they are left out.
-  static func fingerprinted(_ findings: [Finding]) -> [Finding] {
-    Fingerprint.assign(findings) { finding in
-      let site = finding.location.binary
-      return [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", finding.message]
-    }
+  /// Fingerprints from the rule, the path, the Mach-O file, the architecture and the report's
+  /// subject: addresses move with every build, and messages change with their wording and
+  /// evidence, so both are left out.
+  static func fingerprinted(_ reported: [(finding: Finding, subject: String)]) -> [Finding] {
+    Fingerprint.assign(
+      reported.map(\.finding),
+      identities: reported.map { finding, subject in
+        let site = finding.location.binary
+        return [finding.ruleId, finding.location.path, site?.file ?? "", site?.architecture ?? "", subject]
+      })
   }
 
   static func summary(of app: AppBinary, path: String) -> BinarySummary {
@@ -94,7 +108,7 @@ public struct AppAnalyzer: BinaryAnalyzer {
           architectures: file.images.map { image in
             BinarySummary.Architecture(
               name: image.architecture, encrypted: image.isEncrypted, linkedLibraries: image.libraries.map(\.path))
-          })
+          }, bundle: file.bundle, entitlements: file.entitlements)
       })
   }
 }

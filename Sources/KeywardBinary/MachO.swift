@@ -1,3 +1,5 @@
+import KeywardCore
+
 /// A section of a Mach-O image: where it is in memory and in the file.
 public struct MachOSection: Sendable, Hashable {
   public var segment: String
@@ -34,6 +36,12 @@ public struct MachOImage: Sendable {
   public var pointerSlots: [UInt64: String] = [:]
   /// True when the App Store's FairPlay encryption covers the code (cryptid != 0).
   public var isEncrypted = false
+  /// What the code signature grants; nil when the image is not signed with entitlements.
+  public var entitlements: SigningEntitlements?
+  /// The `__TEXT` segment's address: where the image's header is loaded.
+  public var textSegmentAddress: UInt64 = 0
+  /// Where functions start (`LC_FUNCTION_STARTS`), ascending; empty when the image has none.
+  public var functionStarts: [UInt64] = []
   /// The image's bytes and where the image starts in them.
   let view: ByteView
 
@@ -47,6 +55,49 @@ public struct MachOImage: Sendable {
       let slice = try? view.slice(section.fileOffset, length)
     else { return [] }
     return slice
+  }
+
+  /// The start of the function holding `address`, by `LC_FUNCTION_STARTS`; nil without them.
+  public func functionStart(containing address: UInt64) -> UInt64? {
+    var low = 0
+    var high = functionStarts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if functionStarts[middle] <= address { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : functionStarts[low - 1]
+  }
+
+  /// Where the byte at `address` is in the image's file; nil outside the file's sections.
+  public func fileOffset(of address: UInt64) -> Int? {
+    guard
+      let section = sections.first(where: {
+        $0.fileOffset > 0 && address >= $0.address && address - $0.address < $0.size
+      })
+    else { return nil }
+    return section.fileOffset + Int(address - section.address)
+  }
+
+  /// The pointer-sized values of a section, with their addresses.
+  public func pointers(in section: MachOSection) -> [(address: UInt64, value: UInt64)] {
+    let bytes = Array(bytes(of: section))
+    let size = is64Bit ? 8 : 4
+    return stride(from: 0, to: bytes.count - size + 1, by: size).map { start in
+      let value = (0..<size).reduce(UInt64(0)) { $0 | UInt64(bytes[start + $1]) << (UInt64($1) * 8) }
+      return (section.address &+ UInt64(start), value)
+    }
+  }
+
+  /// Where a pointer stored in the image points. Images that dyld fixes up through chained
+  /// fixups (iOS 15 and later) store a rebase's target in the low bits, as an address or as an
+  /// offset from the image's start, with the chain's bookkeeping above; `isTarget` picks the
+  /// reading that lands on a place the caller expects.
+  public func pointerTarget(_ value: UInt64, isTarget: (UInt64) -> Bool) -> UInt64? {
+    let low36 = value & 0xF_FFFF_FFFF
+    let candidates = [
+      value, low36, value & 0x7FF_FFFF_FFFF, textSegmentAddress &+ low36, textSegmentAddress &+ (value & 0xFFFF_FFFF),
+    ]
+    return candidates.first(where: isTarget)
   }
 
   /// The NUL-terminated strings of a C-string section such as `__objc_methname`.
@@ -106,6 +157,8 @@ public enum MachOFile {
     var image = MachOImage(architecture: architectureName(cpuType, try view.u32(8)), is64Bit: is64, view: view)
     var symbolTable: (offset: Int, count: Int, strings: Int, stringsSize: Int)?
     var indirect: (offset: Int, count: Int)?
+    var textSegment: UInt64?
+    var functionStarts: (offset: Int, size: Int)?
     for _ in 0..<commandCount {
       let command = try view.u32(offset)
       let size = Int(try view.u32(offset + 4))
@@ -114,6 +167,11 @@ public enum MachOFile {
       switch command {
       case 0x19, 0x1:
         image.sections += try sections(view, at: offset, is64: command == 0x19)
+        if try view.fixedName(offset + 8) == "__TEXT" {
+          textSegment = command == 0x19 ? try view.u64(offset + 24) : UInt64(try view.u32(offset + 24))
+        }
+      case 0x26:  // LC_FUNCTION_STARTS
+        functionStarts = (Int(try view.u32(offset + 8)), Int(try view.u32(offset + 12)))
       case 0x2:
         symbolTable = (
           Int(try view.u32(offset + 8)), Int(try view.u32(offset + 12)), Int(try view.u32(offset + 16)),
@@ -132,6 +190,9 @@ public enum MachOFile {
         image.libraries.append(LinkedLibrary(path: path, kind: kinds[command]!))
       case 0x21, 0x2C:
         image.isEncrypted = try view.u32(offset + 16) != 0
+      case 0x1D:  // LC_CODE_SIGNATURE
+        image.entitlements = CodeSignature.entitlements(
+          view, offset: Int(try view.u32(offset + 8)), size: Int(try view.u32(offset + 12)))
       default:
         break
       }
@@ -145,7 +206,31 @@ public enum MachOFile {
     if let indirect {
       try resolveIndirect(&image, view: view, table: indirect, symbols: symbols)
     }
+    image.textSegmentAddress = textSegment ?? 0
+    if let functionStarts, let textSegment, let bytes = try? view.slice(functionStarts.offset, functionStarts.size) {
+      image.functionStarts = Self.functionStarts(bytes, from: textSegment)
+    }
     return image
+  }
+
+  /// The ULEB128 deltas of `LC_FUNCTION_STARTS`, the first from the `__TEXT` segment's start.
+  static func functionStarts(_ bytes: ArraySlice<UInt8>, from start: UInt64) -> [UInt64] {
+    var starts: [UInt64] = []
+    var address = start
+    var delta: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in bytes {
+      guard shift < 64 else { return starts }
+      delta |= UInt64(byte & 0x7F) << shift
+      shift += 7
+      guard byte & 0x80 == 0 else { continue }
+      if delta == 0 { break }
+      address &+= delta
+      starts.append(address)
+      delta = 0
+      shift = 0
+    }
+    return starts
   }
 
   struct Symbol {

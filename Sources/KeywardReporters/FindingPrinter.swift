@@ -92,6 +92,8 @@ struct FindingPrinter {
       if let address = site.address { string("0x" + String(address, radix: 16)) } else { ascii("null") }
       siteMembers.next("architecture", &self)
       if let architecture = site.architecture { string(architecture) } else { ascii("null") }
+      siteMembers.next("bundle", &self)
+      if let bundle = site.bundle { self.bundle(bundle, indent + 4) } else { ascii("null") }
       siteMembers.next("file", &self)
       string(site.file)
       siteMembers.close(&self)
@@ -102,6 +104,19 @@ struct FindingPrinter {
     string(location.path)
     members.next("start", &self)
     position(location.start, indent + 2)
+    members.close(&self)
+  }
+
+  private mutating func bundle(_ bundle: ShippingBundle, _ indent: Int) {
+    var members = Members(indent: indent)
+    members.next("identifier", &self)
+    if let identifier = bundle.identifier { string(identifier) } else { ascii("null") }
+    members.next("kind", &self)
+    string(bundle.kind.rawValue)
+    members.next("name", &self)
+    string(bundle.name)
+    members.next("version", &self)
+    if let version = bundle.version { string(version) } else { ascii("null") }
     members.close(&self)
   }
 

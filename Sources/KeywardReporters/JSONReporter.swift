@@ -59,6 +59,8 @@ public struct JSONReporter: StreamingReporter {
         binary.files.map { file in
           .object([
             "path": .string(file.path),
+            "bundle": file.bundle.map(json) ?? .null,
+            "entitlements": file.entitlements.map(json) ?? .null,
             "architectures": .array(
               file.architectures.map { architecture in
                 .object([
@@ -68,6 +70,23 @@ public struct JSONReporter: StreamingReporter {
               }),
           ])
         }),
+    ])
+  }
+
+  static func json(_ bundle: ShippingBundle) -> JSONValue {
+    .object([
+      "kind": .string(bundle.kind.rawValue), "name": .string(bundle.name),
+      "identifier": bundle.identifier.map(JSONValue.string) ?? .null,
+      "version": bundle.version.map(JSONValue.string) ?? .null,
+    ])
+  }
+
+  static func json(_ entitlements: SigningEntitlements) -> JSONValue {
+    .object([
+      "applicationIdentifier": entitlements.applicationIdentifier.map(JSONValue.string) ?? .null,
+      "defaultDataProtection": entitlements.defaultDataProtection.map(JSONValue.string) ?? .null,
+      "keychainAccessGroups": .array(entitlements.keychainAccessGroups.map(JSONValue.string)),
+      "sharedKeychainAccessGroups": .array(entitlements.sharedKeychainAccessGroups.map(JSONValue.string)),
     ])
   }
 

@@ -133,6 +133,7 @@ public struct CSVReporter: StreamingReporter {
         finding.fingerprint,
         finding.suppression.map { $0.kind.rawValue } ?? "",
         finding.origin.rawValue, finding.buildCondition?.rawValue ?? "",
+        location.binary?.bundle?.description ?? "",
       ])
     }
     return Array(out.utf8)
@@ -144,7 +145,7 @@ public struct CSVReporter: StreamingReporter {
     try output(
       Self.row([
         "severity", "confidence", "rule", "path", "line", "column", "message", "fingerprint", "suppressed", "origin",
-        "buildCondition",
+        "buildCondition", "bundle",
       ]))
     try findings.write(output)
     // Files that could not be scanned completely are rows too, so a spreadsheet shows the gaps.
@@ -152,7 +153,7 @@ public struct CSVReporter: StreamingReporter {
       try output(
         Self.row([
           "error", "", "keyward.scan-error.\(issue.kind.rawValue)", issue.path, issue.line.map(String.init) ?? "",
-          issue.column.map(String.init) ?? "", issue.message, "", "", "", "",
+          issue.column.map(String.init) ?? "", issue.message, "", "", "", "", "",
         ]))
     }
   }

@@ -175,10 +175,13 @@ extension StreamingReporter {
 }
 
 extension Finding {
-  /// Where the finding's code lives, for a marker beside it: "test", "third-party, debug-only";
-  /// nil for app code in every build.
+  /// Where the finding's code lives, for a marker beside it: "test", "third-party, debug-only",
+  /// and in a built app the bundle that ships it ("third-party, framework AdsKit 7.4.1
+  /// (com.vendor.adskit)"); nil for app code in every build.
   var placeLabel: String? {
-    let parts = (origin == .app ? [] : [origin.rawValue]) + (buildCondition.map { [$0.label] } ?? [])
+    let parts =
+      (origin == .app ? [] : [origin.rawValue]) + (buildCondition.map { [$0.label] } ?? [])
+      + (location.binary?.bundle.map { [$0.description] } ?? [])
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
   }
 }

@@ -99,6 +99,7 @@ public struct SARIFReporter: StreamingReporter {
       "origin": .string(finding.origin.rawValue),
     ]
     if let condition = finding.buildCondition { properties["buildCondition"] = .string(condition.rawValue) }
+    if let bundle = finding.location.binary?.bundle { properties["bundle"] = JSONReporter.json(bundle) }
     var object: [String: JSONValue] = [
       "ruleId": .string(finding.ruleId),
       "level": .string(counts ? level(finding.severity) : "note"),

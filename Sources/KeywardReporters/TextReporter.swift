@@ -78,8 +78,18 @@ public struct TextReporter: StreamingReporter {
     for binary in binaries {
       out += "\(binary.path)\(binary.bundleIdentifier.map { " (\($0))" } ?? ""):\n"
       for file in binary.files {
+        let name = file.path.isEmpty ? binary.path : file.path
+        if let bundle = file.bundle { out += "  \(name): shipped by \(bundle.description)\n" }
+        if let entitlements = file.entitlements {
+          let protection =
+            entitlements.defaultDataProtection ?? "not set (NSFileProtectionCompleteUntilFirstUserAuthentication)"
+          out += "  \(name): default data protection \(protection)\n"
+          let shared = entitlements.sharedKeychainAccessGroups
+          if !shared.isEmpty {
+            out += "  \(name): keychain groups shared with other apps: \(shared.joined(separator: ", "))\n"
+          }
+        }
         for architecture in file.architectures {
-          let name = file.path.isEmpty ? binary.path : file.path
           out += "  \(name) [\(architecture.name)\(architecture.encrypted ? ", encrypted" : "")] links:\n"
           out += architecture.linkedLibraries.map { "    \($0)\n" }.joined()
         }

@@ -12,9 +12,13 @@ import Testing
   /// Each finding's path and, after a space, its suppression ("baseline" or ""), sorted, from
   /// the CSV report.
   static func rows(_ output: CommandOutput) -> [String] {
-    output.standardOutput.split(whereSeparator: \.isNewline).dropFirst().map { line in
+    let lines = output.standardOutput.split(whereSeparator: \.isNewline)
+    let header = lines.first?.split(separator: ",") ?? []
+    // Counted from the end: the quoted message before it may hold commas.
+    let fromEnd = header.count - (header.firstIndex(of: "suppressed") ?? 8)
+    return lines.dropFirst().map { line in
       let columns = line.split(separator: ",", omittingEmptySubsequences: false)
-      return "\(columns[3]) \(columns[columns.count - 3])"
+      return "\(columns[3]) \(columns[columns.count - fromEnd])"
     }.sorted()
   }
 

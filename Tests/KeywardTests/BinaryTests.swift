@@ -44,7 +44,7 @@ import ZIPFoundation
 
   @Test func everyBinaryRuleHasFlaggedAndCleanFixtures() {
     let binaryRules = allRules.filter { $0.language == .binary }
-    #expect(binaryRules.count == 4)
+    #expect(binaryRules.count == 5)
     for rule in binaryRules {
       #expect(!rule.examples.flagged.isEmpty && !rule.examples.clean.isEmpty, "\(rule.metadata.id)")
     }

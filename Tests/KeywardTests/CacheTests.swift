@@ -67,7 +67,7 @@ import Testing
   /// Damaged files, a cache from a newer Keyward, and a truncated one.
   static let badCaches: [[UInt8]] = [
     Array("{ not a cache".utf8),
-    ScanCache.magic + [18],
+    ScanCache.magic + [UInt8((ScanCache.formatVersion + 1) * 2)],
     // The current version (a zig-zag varint), then nothing.
     ScanCache.magic + [UInt8(ScanCache.formatVersion * 2)],
   ]
@@ -156,7 +156,9 @@ import Testing
     let position = SourcePosition(line: 3, column: -1, utf16Column: 2, offset: Int.max)
     let location = SourceLocation(
       path: "a/é.swift", start: position, end: position,
-      binary: BinarySite(file: "App", architecture: "arm64", address: UInt64.max))
+      binary: BinarySite(
+        file: "App", architecture: "arm64", address: UInt64.max,
+        bundle: ShippingBundle(kind: .framework, name: "Kit", identifier: "com.k", version: nil)))
     let finding = Finding(
       ruleId: "r", severity: .critical, confidence: .low, message: "m\n\"", location: location, snippet: "",
       tags: ["a", "b"], fingerprint: "f", suppression: Suppression(kind: .baseline, justification: nil),
@@ -174,7 +176,13 @@ import Testing
       binaries: [
         BinarySummary(
           path: "A.ipa", bundleIdentifier: "b",
-          files: [.init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])])])
+          files: [
+            .init(path: "f", architectures: [.init(name: "x", encrypted: true, linkedLibraries: ["l"])]),
+            .init(
+              path: "g", architectures: [], bundle: ShippingBundle(kind: .appExtension, name: "W", version: "1"),
+              entitlements: SigningEntitlements(
+                applicationIdentifier: nil, defaultDataProtection: "NSFileProtectionNone", keychainAccessGroups: ["k"])),
+          ])
       ],
       facts: CallFacts(
         parameterReaches: [

@@ -81,8 +81,9 @@ import Testing
     let rows = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     // New columns go at the end, so the existing ones keep their places.
     #expect(
-      rows.first == "severity,confidence,rule,path,line,column,message,fingerprint,suppressed,origin,buildCondition")
-    #expect(rows.dropFirst().first?.hasSuffix(",app,") == true)
+      rows.first
+        == "severity,confidence,rule,path,line,column,message,fingerprint,suppressed,origin,buildCondition,bundle")
+    #expect(rows.dropFirst().first?.hasSuffix(",app,,") == true)
     #expect(rows.count == Self.result.findings.count + Self.result.errors.count + 1)
     #expect(rows.last?.hasPrefix("error,,keyward.scan-error.") == true)
     #expect(CSVReporter.field("a, \"b\"") == "\"a, \"\"b\"\"\"")

@@ -66,7 +66,9 @@ public struct Baseline: Codable, Sendable, Equatable {
   /// The matcher, the findings it accepts saying `justification` (why they are suppressed).
   public func matcher(justification: String) -> Matcher {
     var accepted: [String: Int] = [:]
-    for entry in findings { accepted[Matcher.key(entry.ruleId, entry.fingerprint), default: 0] += 1 }
+    for entry in findings {
+      accepted[Matcher.key(RuleAliases.currentID(entry.ruleId), entry.fingerprint), default: 0] += 1
+    }
     return Matcher(accepted: accepted, justification: justification)
   }
 

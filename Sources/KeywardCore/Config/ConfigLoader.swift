@@ -146,7 +146,7 @@ public struct ConfigLoader {
           settings.options[key] = try reader.value(value, for: spec)
         }
       }
-      result[id] = settings
+      result[rule.metadata.id] = settings
     }
     return result
   }

@@ -10,6 +10,10 @@ public enum RuleDocumentation {
     lines.append("| | |")
     lines.append("|---|---|")
     lines.append("| ID | `\(metadata.id)` |")
+    let formerIDs = RuleAliases.formerIDs(of: metadata.id)
+    if !formerIDs.isEmpty {
+      lines.append("| Former ID | \(formerIDs.map { "`\($0)` (still accepted)" }.joined(separator: ", ")) |")
+    }
     lines.append("| Severity | \(metadata.severity.rawValue) |")
     lines.append("| Confidence | \(metadata.confidence.rawValue) |")
     lines.append("| Resource | \(metadata.resource) |")

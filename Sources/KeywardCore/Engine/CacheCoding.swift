@@ -133,6 +133,12 @@ extension FileOutcome {
           out.bool(architecture.encrypted)
           out.array(architecture.linkedLibraries) { $0.string($1) }
         }
+        out.optional(file.bundle) { $1.write(to: &$0) }
+        out.optional(file.entitlements) { out, entitlements in
+          out.optional(entitlements.applicationIdentifier) { $0.string($1) }
+          out.optional(entitlements.defaultDataProtection) { $0.string($1) }
+          out.array(entitlements.keychainAccessGroups) { $0.string($1) }
+        }
       }
     }
     out.array(facts.contextUses) { out, use in
@@ -199,6 +205,12 @@ extension FileOutcome {
               BinarySummary.Architecture(
                 name: try reader.string(), encrypted: try reader.bool(),
                 linkedLibraries: try reader.strings())
+            },
+            bundle: try reader.optional { (reader) throws(CacheFormatError) in try ShippingBundle(from: &reader) },
+            entitlements: try reader.optional { (reader) throws(CacheFormatError) in
+              SigningEntitlements(
+                applicationIdentifier: try reader.optionalString(), defaultDataProtection: try reader.optionalString(),
+                keychainAccessGroups: try reader.strings())
             })
         })
     }
@@ -397,6 +409,7 @@ extension SourceLocation {
       out.string(site.file)
       out.optional(site.architecture) { $0.string($1) }
       out.optional(site.address) { $0.int(Int(bitPattern: UInt($1))) }
+      out.optional(site.bundle) { $1.write(to: &$0) }
     }
   }
 
@@ -412,7 +425,23 @@ extension SourceLocation {
           file: try reader.string(),
           architecture: try reader.optionalString(),
           address: try reader.optional { (reader) throws(CacheFormatError) in UInt64(UInt(bitPattern: try reader.int()))
-          })
+          },
+          bundle: try reader.optional { (reader) throws(CacheFormatError) in try ShippingBundle(from: &reader) })
       })
+  }
+}
+
+extension ShippingBundle {
+  func write(to out: inout CacheWriter) {
+    out.string(kind.rawValue)
+    out.string(name)
+    out.optional(identifier) { $0.string($1) }
+    out.optional(version) { $0.string($1) }
+  }
+
+  init(from reader: inout CacheReader) throws(CacheFormatError) {
+    self.init(
+      kind: try reader.raw(Kind.self), name: try reader.string(), identifier: try reader.optionalString(),
+      version: try reader.optionalString())
   }
 }

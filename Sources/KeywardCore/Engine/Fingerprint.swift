@@ -23,10 +23,14 @@ public enum Fingerprint {
   /// Gives each finding the hash of its identifying `parts` plus how many earlier findings had
   /// the same parts, so identical twins in one file get distinct, stable fingerprints.
   public static func assign(_ findings: [Finding], parts: (Finding) -> [String]) -> [Finding] {
+    assign(findings, identities: findings.map(parts))
+  }
+
+  /// The same, each finding's identifying parts given beside it (`identities[i]` for `findings[i]`).
+  public static func assign(_ findings: [Finding], identities: [[String]]) -> [Finding] {
     var seen: [[String]: Int] = [:]
-    return findings.map { finding in
+    return zip(findings, identities).map { finding, identity in
       var finding = finding
-      let identity = parts(finding)
       let occurrence = seen[identity, default: 0]
       seen[identity] = occurrence + 1
       finding.fingerprint = hash(identity + [String(occurrence)])

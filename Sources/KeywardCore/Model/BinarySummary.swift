@@ -1,5 +1,42 @@
 import Foundation
 
+/// The bundle of an app that ships a Mach-O file: the app itself, one of its extensions, or a
+/// framework or library embedded in it, with what its Info.plist says.
+public struct ShippingBundle: Codable, Sendable, Hashable {
+  public enum Kind: String, Codable, Sendable, CaseIterable {
+    case app
+    case appExtension = "app-extension"
+    case framework
+    /// A bare `.dylib` in the app's Frameworks folder: it has no Info.plist.
+    case library
+
+    /// "app extension".
+    public var label: String { self == .appExtension ? "app extension" : rawValue }
+  }
+
+  public var kind: Kind
+  /// `CFBundleName`, else the executable's name.
+  public var name: String
+  public var identifier: String?
+  /// `CFBundleShortVersionString`, else `CFBundleVersion`.
+  public var version: String?
+
+  public init(kind: Kind, name: String, identifier: String? = nil, version: String? = nil) {
+    self.kind = kind
+    self.name = name
+    self.identifier = identifier
+    self.version = version
+  }
+
+  /// Code the app's team did not write: embedded frameworks and libraries.
+  public var isEmbedded: Bool { kind == .framework || kind == .library }
+
+  /// "framework AdsKit 7.4.1 (com.vendor.adskit)".
+  public var description: String {
+    [kind.label, name, version].compactMap { $0 }.joined(separator: " ") + (identifier.map { " (\($0))" } ?? "")
+  }
+}
+
 /// Where in a built app a finding is: the Mach-O file inside the scanned bundle, the
 /// architecture, and the instruction or slot address (absent for whole-file findings).
 public struct BinarySite: Codable, Sendable, Hashable {
@@ -7,11 +44,14 @@ public struct BinarySite: Codable, Sendable, Hashable {
   public var file: String
   public var architecture: String?
   public var address: UInt64?
+  /// The bundle that ships the file; nil for a bare Mach-O file.
+  public var bundle: ShippingBundle?
 
-  public init(file: String, architecture: String? = nil, address: UInt64? = nil) {
+  public init(file: String, architecture: String? = nil, address: UInt64? = nil, bundle: ShippingBundle? = nil) {
     self.file = file
     self.architecture = architecture
     self.address = address
+    self.bundle = bundle
   }
 
   /// "Payload/App.app/App (arm64, 0x100004010)"; the address only with one architecture.
@@ -41,10 +81,19 @@ public struct BinarySummary: Codable, Sendable, Hashable {
   public struct File: Codable, Sendable, Hashable {
     public var path: String
     public var architectures: [Architecture]
+    /// The bundle that ships the file; nil for a bare Mach-O file.
+    public var bundle: ShippingBundle?
+    /// What the file's code signature grants; nil when it is not signed with entitlements.
+    public var entitlements: SigningEntitlements?
 
-    public init(path: String, architectures: [Architecture]) {
+    public init(
+      path: String, architectures: [Architecture], bundle: ShippingBundle? = nil,
+      entitlements: SigningEntitlements? = nil
+    ) {
       self.path = path
       self.architectures = architectures
+      self.bundle = bundle
+      self.entitlements = entitlements
     }
   }
 
@@ -57,6 +106,29 @@ public struct BinarySummary: Codable, Sendable, Hashable {
     self.path = path
     self.bundleIdentifier = bundleIdentifier
     self.files = files
+  }
+}
+
+/// The entitlements of a code signature that decide how the app's data is kept: the default
+/// file protection class and the keychain access groups.
+public struct SigningEntitlements: Codable, Sendable, Hashable {
+  /// `application-identifier`: the team prefix and the bundle id, the app's own keychain group.
+  public var applicationIdentifier: String?
+  /// `com.apple.developer.default-data-protection` (`NSFileProtectionComplete`...).
+  public var defaultDataProtection: String?
+  /// `keychain-access-groups`, in the order signed.
+  public var keychainAccessGroups: [String]
+
+  public init(applicationIdentifier: String?, defaultDataProtection: String?, keychainAccessGroups: [String]) {
+    self.applicationIdentifier = applicationIdentifier
+    self.defaultDataProtection = defaultDataProtection
+    self.keychainAccessGroups = keychainAccessGroups
+  }
+
+  /// The keychain groups other than the app's own: other apps and extensions of the team that
+  /// list them read and write the same items.
+  public var sharedKeychainAccessGroups: [String] {
+    keychainAccessGroups.filter { $0 != applicationIdentifier }
   }
 }
 

@@ -8,8 +8,10 @@ public struct RuleCatalog: Sendable {
 
   public var ids: [String] { rules.map { $0.metadata.id } }
 
+  /// The rule with `id`, or with a former id that was renamed to it (`RuleAliases`).
   public func rule(withID id: String) -> (any Rule.Type)? {
-    rules.first { $0.metadata.id == id }
+    let current = RuleAliases.currentID(id)
+    return rules.first { $0.metadata.id == current }
   }
 
   /// The known id closest to `id` by edit distance, for "did you mean" messages.

@@ -36,7 +36,7 @@ public struct SuppressionDirective: Sendable, Hashable {
     let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
     guard let first = words.first, let kind = Kind(rawValue: first) else { return nil }
     return SuppressionDirective(
-      kind: kind, ruleIDs: Array(words.dropFirst()), reason: reason, start: start,
+      kind: kind, ruleIDs: words.dropFirst().map(RuleAliases.currentID), reason: reason, start: start,
       end: start + comment.utf8.count, line: line)
   }
 

@@ -12,7 +12,13 @@ public struct BinaryEventBoundAuth: BinaryRule {
       The app calls `evaluatePolicy:localizedReason:reply:` (the selector is in a Mach-O file's \
       `__objc_methname` section; Swift's callback and `async` forms use the same selector), yet no \
       Mach-O file of the app imports `SecAccessControlCreateWithFlags`. Nothing in the keychain can \
-      then depend on the authentication: its only result is a boolean (MASTG-DEMO-0041's check).
+      then depend on the authentication: its only result is a boolean (MASTG-DEMO-0041's check). \
+      Keyward looks for the code that loads the selector's reference (the call itself) and for \
+      calls to `SecItemCopyMatching`, `SecItemAdd`, `SecItemUpdate` and `SecItemDelete`: a call \
+      in an app with no keychain call at all has high confidence; one in an app that uses the \
+      keychain without access controls, medium (evaluating a policy and then reading an item \
+      stored without an access control is still event-bound); a selector no code was seen using \
+      (a method of that name, a test double), low.
       """,
     rationale: """
       Frida or objection can answer `evaluatePolicy` with success without anyone touching the \
@@ -40,26 +46,81 @@ public struct BinaryEventBoundAuth: BinaryRule {
       Reference("OWASP MASTG-TEST-0266: References to APIs for Event-Bound Biometric Authentication"),
     ])
 
-  public static let examples = RuleExamples(flagged: ["VaultLegacy.app"], clean: ["VaultSecure.ipa", "VaultMixed"])
+  public static let examples = RuleExamples(
+    flagged: ["VaultLegacy.app", "VaultFlag", "VaultDecoy"],
+    clean: ["VaultSecure.ipa", "VaultMixed", "VaultFamily.app"])
 
   static let selector = "evaluatePolicy:localizedReason:reply:"
+  static let keychainFunctions = ["_SecItemCopyMatching", "_SecItemAdd", "_SecItemUpdate", "_SecItemDelete"]
+
+  /// What one image shows about the selector: whether code uses it.
+  enum Evidence: Int, Comparable {
+    case named, encrypted, called
+    static func < (lhs: Evidence, rhs: Evidence) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
 
   public static func check(binary context: BinaryContext) {
-    guard !context.app.imports("_SecAccessControlCreateWithFlags") else { return }
-    for file in context.app.files {
+    let app = context.app
+    guard !app.imports("_SecAccessControlCreateWithFlags") else { return }
+    var strongest: (evidence: Evidence, site: BinarySite, fileOffset: Int)?
+    for file in app.files {
       for image in file.images {
         guard let names = image.section("__TEXT", "__objc_methname"),
           let offset = Self.offset(of: selector, in: image, section: names)
         else { continue }
-        context.report(
-          BinarySite(file: file.path, architecture: image.architecture, address: names.address + UInt64(offset)),
-          fileOffset: names.fileOffset + offset,
-          message:
-            "The app evaluates a LocalAuthentication policy (`\(selector)`) but never calls `SecAccessControlCreateWithFlags`: the authentication only yields a boolean, which a hooked method can fake. Protect the secret with a keychain access control instead."
-        )
-        return
+        let address = names.address + UInt64(offset)
+        var site = BinarySite(file: file.path, architecture: image.architecture, address: address)
+        var evidence = Evidence.named
+        if image.isEncrypted {
+          evidence = .encrypted
+        } else if let call = selectorUse(address, in: image) {
+          evidence = .called
+          site.address = call
+        }
+        if strongest.map({ $0.evidence < evidence }) ?? true {
+          strongest = (evidence, site, image.fileOffset(of: site.address ?? address) ?? names.fileOffset + offset)
+        }
       }
     }
+    guard let strongest else { return }
+    let keychainCalls = keychainFunctions.filter { app.imports($0) && CallSites.anyCall(to: $0, in: app) }
+    let (message, confidence) = Self.message(strongest.evidence, keychainCalls: keychainCalls.map { $0.dropFirst() })
+    context.report(
+      strongest.site, fileOffset: strongest.fileOffset, message: message, confidence: confidence, subject: selector)
+  }
+
+  static func message(_ evidence: Evidence, keychainCalls: [Substring]) -> (String, Confidence) {
+    let keychain =
+      keychainCalls.isEmpty
+      ? "the app makes no keychain call at all"
+      : "the app calls \(keychainCalls.map { "`\($0)`" }.joined(separator: ", ")) but never `SecAccessControlCreateWithFlags`, so no keychain item can require the authentication"
+    let consequence =
+      "the authentication only yields a boolean, which a hooked method can fake. Protect the secret with a keychain access control instead."
+    switch evidence {
+    case .called:
+      return (
+        "Code in this Mach-O file calls `\(selector)` and \(keychain): \(consequence)",
+        keychainCalls.isEmpty ? .high : .medium
+      )
+    case .encrypted:
+      return (
+        "The app evaluates a LocalAuthentication policy (`\(selector)`; the code is encrypted with FairPlay, so the call itself cannot be checked) and \(keychain): \(consequence)",
+        .medium
+      )
+    case .named:
+      return (
+        "This Mach-O file has the selector `\(selector)`, though no code in it was seen calling it (a method of that name, a test double), and \(keychain). If the app does evaluate a policy this way, \(consequence)",
+        .low
+      )
+    }
+  }
+
+  /// The first instruction that loads a selector reference to the selector at `address`.
+  static func selectorUse(_ address: UInt64, in image: MachOImage) -> UInt64? {
+    let references = image.sections.filter { $0.name == "__objc_selrefs" }.flatMap { image.pointers(in: $0) }
+    let slots = Set(
+      references.filter { image.pointerTarget($0.value) { $0 == address } != nil }.map(\.address))
+    return CodeReferences.references(to: slots, in: image).values.min()
   }
 
   /// Where `string` starts as a whole NUL-terminated string in the section.

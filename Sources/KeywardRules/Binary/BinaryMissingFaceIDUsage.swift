@@ -12,7 +12,8 @@ public struct BinaryMissingFaceIDUsage: BinaryRule {
     description: """
       The app links LocalAuthentication but its Info.plist has no `NSFaceIDUsageDescription`. \
       Apple requires the key for apps that use Face ID: without it, Face ID requests fail and the \
-      app falls back to whatever its error path does, often the passcode or nothing.
+      app falls back to whatever its error path does, often the passcode or nothing. Mac apps \
+      (`Contents/Info.plist`) are not reported: Macs have Touch ID, not Face ID.
       """,
     rationale: """
       An app whose biometric prompt silently fails on Face ID devices tends to grow an unreviewed \
@@ -35,18 +36,20 @@ public struct BinaryMissingFaceIDUsage: BinaryRule {
       )
     ])
 
-  public static let examples = RuleExamples(flagged: ["VaultLegacy.app"], clean: ["VaultSecure.ipa", "VaultMixed"])
+  public static let examples = RuleExamples(
+    flagged: ["VaultLegacy.app"], clean: ["VaultSecure.ipa", "VaultMixed", "VaultMac.app"])
 
   public static func check(binary context: BinaryContext) {
     let app = context.app
-    guard let info = app.infoPlist, let path = app.infoPlistPath, app.links("LocalAuthentication.framework") else {
-      return
-    }
+    // Macs have Touch ID, not Face ID: the key is an iOS requirement.
+    guard let info = app.infoPlist, let path = app.infoPlistPath, !app.isMacOS,
+      app.links("LocalAuthentication.framework")
+    else { return }
     guard (info["NSFaceIDUsageDescription"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty else { return }
     context.report(
       BinarySite(file: path),
       message:
-        "The app links LocalAuthentication but its Info.plist has no `NSFaceIDUsageDescription`: Face ID requests fail without it. Add the key with what Face ID unlocks."
-    )
+        "The app links LocalAuthentication but its Info.plist has no `NSFaceIDUsageDescription`: Face ID requests fail without it. Add the key with what Face ID unlocks.",
+      subject: "NSFaceIDUsageDescription")
   }
 }

@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
-"""Writes an app's Info.plist. Usage: plist.py OUTPUT xml|binary NAME [FACE_ID_REASON]"""
+"""Writes a bundle's Info.plist.
+Usage: plist.py OUTPUT xml|binary NAME [FACE_ID_REASON] [--id ID] [--version VERSION] [--type APPL|FMWK|XPC!]"""
+import argparse
 import plistlib
-import sys
 
-output, form, name = sys.argv[1:4]
+parser = argparse.ArgumentParser()
+parser.add_argument("output")
+parser.add_argument("form", choices=["xml", "binary"])
+parser.add_argument("name")
+parser.add_argument("face_id_reason", nargs="?")
+parser.add_argument("--id")
+parser.add_argument("--version")
+parser.add_argument("--type", default="APPL")
+arguments = parser.parse_args()
 info = {
-    "CFBundleExecutable": name,
-    "CFBundleIdentifier": f"com.example.{name.lower()}",
-    "CFBundlePackageType": "APPL",
+    "CFBundleExecutable": arguments.name,
+    "CFBundleIdentifier": arguments.id or f"com.example.{arguments.name.lower()}",
+    "CFBundlePackageType": arguments.type,
     "MinimumOSVersion": "15.0",
 }
-if len(sys.argv) > 4:
-    info["NSFaceIDUsageDescription"] = sys.argv[4]
-with open(output, "wb") as handle:
-    plistlib.dump(info, handle, fmt=plistlib.FMT_BINARY if form == "binary" else plistlib.FMT_XML)
+if arguments.version:
+    info["CFBundleShortVersionString"] = arguments.version
+    info["CFBundleVersion"] = arguments.version.replace(".", "")
+if arguments.face_id_reason:
+    info["NSFaceIDUsageDescription"] = arguments.face_id_reason
+with open(arguments.output, "wb") as handle:
+    plistlib.dump(info, handle, fmt=plistlib.FMT_BINARY if arguments.form == "binary" else plistlib.FMT_XML)
