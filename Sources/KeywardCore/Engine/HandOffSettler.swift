@@ -19,6 +19,8 @@ public struct HandOffSettler {
   private let checksEnrollment: Bool
   private let propertyReachesByOwner: [String: [PropertyReach]]
   private let relaysByName: [String: [ValueRelay]]
+  /// Routes already worked out, by call and sink: many findings pass values to the same call.
+  private let routes = RouteMemo()
   private let defaultConfidence: [String: Confidence]
 
   public init(facts: CallFacts, rules: [ConfiguredRule]) {
@@ -101,6 +103,14 @@ public struct HandOffSettler {
   private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
     // Longer chains are cycles, or too long to explain.
     guard depth < 4 else { return nil }
+    let key = RouteMemo.Key(call: call, sink: sink, depth: depth)
+    if let known = routes.known[key] { return known }
+    let found = findRoute(from: call, to: sink, depth: depth)
+    routes.known[key] = .some(found)
+    return found
+  }
+
+  private func findRoute(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
     let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
     if let reach = Self.preferringShippedCode(candidates, \.callable).first {
       return [
@@ -164,4 +174,14 @@ public struct HandOffSettler {
     // agree, and explained by the first.
     return Set(verdicts.map(\.kind)).count == 1 ? verdicts[0] : .unsettled
   }
+}
+
+/// The settler's memo of routes; the settler runs on one thread.
+private final class RouteMemo {
+  struct Key: Hashable {
+    var call: CallShape
+    var sink: ValueSink
+    var depth: Int
+  }
+  var known: [Key: [RelatedLocation]?] = [:]
 }

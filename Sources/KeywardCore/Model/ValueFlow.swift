@@ -9,9 +9,6 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
   case policy
   /// An `LAContext`'s `touchIDAuthenticationAllowableReuseDuration`.
   case reuseDuration
-  /// The `kSecValueData` of a stored item, before its conversion to data (`value` in
-  /// `Data(value.utf8)`).
-  case valueData
 
   /// For the documentation of the rules that follow values into their sinks.
   public static let howFarValuesAreFollowed = """
@@ -36,7 +33,6 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     case .accessibility: ["kSecAttrAccessible", "SecAccessControlCreateWithFlags"]
     case .policy: ["evaluatePolicy"]
     case .reuseDuration: ["touchIDAuthenticationAllowableReuseDuration"]
-    case .valueData: ["kSecValueData"]
     }
   }
 }

@@ -1,6 +1,15 @@
 import SwiftSyntax
 
 extension SemanticModel {
+  /// The expressions given directly as call arguments or assigned to a name or property, in
+  /// source order: where a literal can be handed on. Read from the index, not by walking the
+  /// tree, since every file naming a sink asks.
+  public func handedValues() -> [ExprSyntax] {
+    var values = index.callsByName.values.flatMap { $0.flatMap { $0.arguments.map(\.expression) } }
+    values += index.assignmentsByName.values.flatMap { $0.map(\.value) }
+    return values.map(SequenceShape.unwrap).sorted { $0.position < $1.position }
+  }
+
   /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a
   /// ternary, parentheses or a cast), as a declaration in any file is matched against them.
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).

@@ -36,12 +36,6 @@ extension SemanticModel {
           ValueSinkSite(sink: sink, value: $0, at: Syntax($0), note: "evaluated by `evaluatePolicy` here")
         }
       }
-    case .valueData:
-      // A probe item, added and deleted again, keeps no value.
-      return keychainQueries.filter { $0.mayStore && !$0.isProbe }.flatMap { $0.writes(forKey: "kSecValueData") }.map {
-        ValueSinkSite(
-          sink: sink, value: Self.dataSource(of: $0.value), at: $0.node, note: "stored as kSecValueData here")
-      }
     case .reuseDuration:
       // A window on a context that nothing evaluates or passes on affects no prompt.
       return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
@@ -51,35 +45,6 @@ extension SemanticModel {
           sink: sink, value: value, at: Syntax(value), note: "set as the context's Touch ID reuse window here")
       }
     }
-  }
-
-  /// The value data is made from: `value` in `Data(value.utf8)`, `value.data(using: .utf8)!`,
-  /// `Data(value)`, `(value ?? "")` and `value as CFData`.
-  static func dataSource(of expression: ExprSyntax) -> ExprSyntax {
-    var value = SequenceShape.unwrapCasts(expression)
-    for _ in 0..<6 {
-      if let forced = value.as(ForceUnwrapExprSyntax.self) {
-        value = SequenceShape.unwrapCasts(forced.expression)
-      } else if let call = value.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call),
-        ["Data", "Array", "data"].contains(name)
-      {
-        guard let inner = name == "data" ? SyntaxFacts.receiver(of: call) : call.arguments.first?.expression else {
-          break
-        }
-        value = SequenceShape.unwrapCasts(inner)
-      } else if let member = value.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "utf8",
-        let base = member.base
-      {
-        value = SequenceShape.unwrapCasts(base)
-      } else if let sequence = value.as(SequenceExprSyntax.self), let first = sequence.elements.first,
-        sequence.elements.dropFirst().first.flatMap(SequenceShape.operatorText) == "??"
-      {
-        value = SequenceShape.unwrapCasts(first)
-      } else {
-        break
-      }
-    }
-    return value
   }
 
   /// The parameters of this file's functions and initializers, and the stored properties of its

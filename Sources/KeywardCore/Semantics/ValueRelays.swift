@@ -1,8 +1,8 @@
 import SwiftSyntax
 
 extension SemanticModel {
-  /// The parameters and stored properties this file passes on, as they are or a member of them,
-  /// to functions and types it does not declare (`KeychainHelper.save(value, protection:
+  /// The stored properties (and initializer parameters) this file passes on, as they are or a
+  /// member of them, to functions and types it does not declare (`KeychainHelper.save(value, protection:
   /// protection)`): where a value followed into this file goes next, in another file.
   /// Only arguments that name such a value are looked at, so the cost stays one lookup each.
   func valueRelays(location: (Int) -> SourceLocation) -> [ValueRelay] {
@@ -10,11 +10,13 @@ extension SemanticModel {
     for (name, calls) in index.callsByName where !declares(name) {
       for call in calls {
         for argument in call.arguments {
-          guard let (_, shape) = argumentCall(holding: Syntax(argument.expression)) else { continue }
+          // Most arguments name no parameter or property: ask that first, the call's shape after.
+          let named = namedSources(of: argument.expression).filter(Self.isHeldValue)
+          guard !named.isEmpty, let (_, shape) = argumentCall(holding: Syntax(argument.expression)) else { continue }
           let step = RelatedLocation(
             message: "passed on to `\(shape.signature)` here",
             location: location(argument.expression.positionAfterSkippingLeadingTrivia.utf8Offset))
-          for source in namedSources(of: argument.expression) {
+          for source in named {
             switch source {
             case .parameter(let parameter, let path):
               guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
@@ -42,6 +44,31 @@ extension SemanticModel {
     return relays.sorted { key($0) < key($1) }
   }
 
+  /// Values a type holds: its stored properties and its initializers' parameters (a property
+  /// wrapper's setter passing `protection` to a helper). A plain function's parameters passed on
+  /// are left out: they are everywhere, and following each costs more than the scan can spare.
+  private static func isHeldValue(_ source: ValueSource) -> Bool {
+    switch source {
+    case .property: return true
+    case .parameter(let parameter, _):
+      return SyntaxFacts.enclosingFunction(of: parameter.node)?.is(InitializerDeclSyntax.self) == true
+    }
+  }
+
+  /// A cheap first look: whether the name at the root of `expression` (`self` aside) is declared
+  /// somewhere in the file as a stored property or an initializer's parameter.
+  private func mayNameHeldValue(_ expression: ExprSyntax) -> Bool {
+    var root = expression
+    while let member = root.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
+    guard let reference = root.as(DeclReferenceExprSyntax.self) else { return false }
+    if reference.baseName.tokenKind == .keyword(.self) { return true }
+    return index.bindingsByName[reference.baseName.text]?.contains { binding in
+      binding.kind == .parameter
+        ? SyntaxFacts.enclosingFunction(of: binding.node)?.is(InitializerDeclSyntax.self) == true
+        : SyntaxFacts.memberBlock(declaring: binding.node) != nil && !binding.isStatic
+    } ?? false
+  }
+
   /// Whether the file declares a function or type of this name: calls to it are followed within
   /// the file.
   private func declares(_ name: String) -> Bool {
@@ -52,7 +79,9 @@ extension SemanticModel {
   /// `self.settings`, `options.flags`), with a stored property's initializing parameter.
   private func namedSources(of argument: ExprSyntax) -> [ValueSource] {
     let expression = SequenceShape.unwrap(argument)
-    guard expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self) else { return [] }
+    guard expression.is(DeclReferenceExprSyntax.self) || expression.is(MemberAccessExprSyntax.self),
+      mayNameHeldValue(expression)
+    else { return [] }
     var found = sources(ofMemberRead: expression)
     if let reference = expression.as(DeclReferenceExprSyntax.self),
       let binding = resolver.lookup(reference.baseName.text, from: Syntax(reference))

@@ -161,9 +161,10 @@ public struct BiometricReuseWindow: Rule {
   /// A number passed to a function or type whose parameter or property becomes a context's
   /// reuse window.
   static func reportPassedWindows(_ context: RuleContext, limit: Double) {
-    let literals = NumberLiterals(viewMode: .sourceAccurate)
-    literals.walk(context.model.tree)
-    context.reportPassed(literals.found, to: .reuseDuration) { atom, call in
+    let literals = context.model.handedValues().filter {
+      $0.is(IntegerLiteralExprSyntax.self) || $0.is(FloatLiteralExprSyntax.self)
+    }
+    context.reportPassed(literals, to: .reuseDuration) { atom, call in
       guard let window = context.model.resolver.numbers(of: atom, constants: systemConstants).first,
         window.isExact, window.atLeast > limit
       else { return nil }
@@ -176,12 +177,6 @@ public struct BiometricReuseWindow: Rule {
 
   static func message(seconds: Int, span: String?) -> String {
     "A Touch ID unlock of the device in the last \(span ?? "\(seconds) seconds") will satisfy this prompt, so whoever gets hold of the recently unlocked device passes without touching the sensor. Keep the reuse duration at 0 for sensitive actions."
-  }
-
-  private final class NumberLiterals: SyntaxVisitor {
-    var found: [ExprSyntax] = []
-    override func visitPost(_ node: IntegerLiteralExprSyntax) { found.append(ExprSyntax(node)) }
-    override func visitPost(_ node: FloatLiteralExprSyntax) { found.append(ExprSyntax(node)) }
   }
 
   /// The system's cap on the window, five minutes; longer values act as this.

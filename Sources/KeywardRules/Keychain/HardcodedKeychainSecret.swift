@@ -13,8 +13,7 @@ public struct HardcodedKeychainSecret: Rule {
       A string or byte literal stored as `kSecValueData` is a secret that ships in the app binary \
       for anyone to read with `strings`: the keychain protects the copy on the device, not the \
       one in the app. Keyward follows the value through constants, `.data(using:)`, `Data(...)` \
-      and `Array(... .utf8)`, and reports a literal passed to a function, or set on a property (a \
-      property wrapper's wrapped value), that stores it as an item's data. Markers are not reported: literals under four bytes (`Data([1])`, \
+      and `Array(... .utf8)`. Markers are not reported: literals under four bytes (`Data([1])`, \
       `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice.
       """,
     rationale: """
@@ -39,25 +38,6 @@ public struct HardcodedKeychainSecret: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
-      // Set on a property whose wrapper stores what it is given.
-      """
-      @propertyWrapper
-      struct KeychainBacked {
-          let account: String
-          var wrappedValue: String {
-              get { "" }
-              set {
-                  let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                                             kSecValueData as String: Data(newValue.utf8)]
-                  SecItemAdd(item as CFDictionary, nil)
-              }
-          }
-      }
-      final class ApiClient {
-          @KeychainBacked(account: "api") var apiKey: String
-          func configure() { apiKey = ↓"sk_live_51HxQ2eZvKYlo2C" }
-      }
-      """,
       #"query[kSecValueData as String] = ↓"S00p3r_haCk3r_strong_password".data(using: .utf8)! as CFData"#,
       #"let item: [String: Any] = [kSecValueData as String: Data(↓"hunter2".utf8)]"#,
       """
@@ -67,27 +47,6 @@ public struct HardcodedKeychainSecret: Rule {
       "let item: [String: Any] = [kSecValueData as String: Data(↓[0x01, 0x02, 0x03, 0x04])]",
     ],
     clean: [
-      // The same wrapper given a value obtained at run time; a literal in a property it does not store.
-      """
-      @propertyWrapper
-      struct KeychainBacked {
-          let account: String
-          var label = ""
-          var wrappedValue: String {
-              get { "" }
-              set {
-                  let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                                             kSecValueData as String: Data(newValue.utf8)]
-                  SecItemAdd(item as CFDictionary, nil)
-              }
-          }
-      }
-      final class ApiClient {
-          @KeychainBacked(account: "api") var apiKey: String
-          var title = "Payments API"
-          func configure(with response: LoginResponse) { apiKey = response.apiKey; title = "Signed in" }
-      }
-      """,
       "query[kSecValueData as String] = token.data(using: .utf8)!",
       #"query[kSecAttrAccount as String] = "user@example.com""#,
       #"let item: [String: Any] = [kSecValueData as String: Data("".utf8)]"#,
@@ -112,8 +71,6 @@ public struct HardcodedKeychainSecret: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "v_Data"] }
 
-  public static let valueSinks: [ValueSink] = [.valueData]
-
   public static func check(_ context: RuleContext) {
     // A probe item, added and deleted again, keeps no value in the keychain.
     let stored = context.model.keychainQueries.filter { $0.mayStore && !$0.isProbe }
@@ -125,28 +82,6 @@ public struct HardcodedKeychainSecret: Rule {
             "A secret written in the source is stored in the keychain: it ships in the app binary, where anyone can extract it without a device. Store only secrets obtained at run time.",
           related: [(context.offset(of: write.value), "stored as kSecValueData here")])
       }
-    }
-    // A literal passed to a function, or set on a property (a property wrapper's wrapped value),
-    // that stores it as an item's data.
-    let literals = StringLiterals(viewMode: .sourceAccurate)
-    literals.walk(context.model.tree)
-    context.reportPassed(literals.found, to: .valueData) { atom, call in
-      guard let text = SyntaxFacts.stringLiteralValue(atom), text.utf8.count >= shortestSecret,
-        !markerWords.contains(text.lowercased())
-      else { return nil }
-      return (
-        "A secret written in the source is stored in the keychain: it ships in the app binary, where anyone can extract it without a device. Store only secrets obtained at run time. (\(call.destination), which stores it as an item's data.)",
-        nil
-      )
-    }
-  }
-
-  private final class StringLiterals: SyntaxVisitor {
-    var found: [ExprSyntax] = []
-    override func visitPost(_ node: StringLiteralExprSyntax) {
-      // Interpolated text is built at run time.
-      guard !node.segments.contains(where: { $0.is(ExpressionSegmentSyntax.self) }) else { return }
-      found.append(ExprSyntax(node))
     }
   }
 
