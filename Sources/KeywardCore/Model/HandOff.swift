@@ -170,6 +170,18 @@ public struct HandOff: Sendable, Hashable {
   }
 }
 
+extension HandOff {
+  /// `pending` (or a hand-off of its own) also dropped when shipped code of the scan checks the
+  /// enrollment (`unlessEnrollmentIsChecked`): such a check elsewhere in the app may well guard
+  /// the gate, so only the strict profile (`reportsWeakEvidence`) insists.
+  public static func waitingForEnrollmentChecks(after pending: HandOff?, reportsWeakEvidence: Bool) -> HandOff? {
+    guard !reportsWeakEvidence else { return pending }
+    var handOff = pending ?? HandOff(call: nil, settledMessage: nil)
+    handOff.unlessEnrollmentIsChecked = true
+    return handOff
+  }
+}
+
 /// A stored property of a type another file declares, read in this file and carried as the
 /// authentication context into a keychain item protected by an access control, or a Secure
 /// Enclave key (`existing.context` passed as `authenticationContext:`): it settles findings of

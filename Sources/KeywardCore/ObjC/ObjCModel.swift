@@ -114,7 +114,19 @@ public final class ObjCModel {
 
   /// `[dict setObject:value forKey:key]`, `setValue:forKey:` and `CFDictionaryAddValue/SetValue`.
   public var keyValueWrites: [(key: [ObjCToken], value: [ObjCToken])] {
-    var found: [([ObjCToken], [ObjCToken])] = []
+    var found = keyedMessages.map { ($0.key, $0.value) }
+    for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
+      for call in calls(named: function) where call.arguments.count == 3 {
+        found.append((call.arguments[1], call.arguments[2]))
+      }
+    }
+    return found
+  }
+
+  /// `[receiver setObject:value forKey:key]` and `setValue:forKey:`, with the index of the first
+  /// part's token in `analyzed`.
+  var keyedMessages: [(part: Int, value: [ObjCToken], key: [ObjCToken])] {
+    var found: [(Int, [ObjCToken], [ObjCToken])] = []
     for method in ["setObject", "setValue"] {
       for (part, value) in messageArguments(method) {
         guard let start = analyzed.firstIndex(of: part) else { continue }
@@ -122,12 +134,7 @@ public final class ObjCModel {
         guard after + 1 < analyzed.count, analyzed[after].text == "forKey", analyzed[after + 1].text == ":" else {
           continue
         }
-        found.append((argument(from: after + 2), value))
-      }
-    }
-    for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
-      for call in calls(named: function) where call.arguments.count == 3 {
-        found.append((call.arguments[1], call.arguments[2]))
+        found.append((start, value, argument(from: after + 2)))
       }
     }
     return found

@@ -96,12 +96,8 @@ public struct EnrollmentChangeUnchecked: Rule {
     where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult {
       if model.binding(of: evaluation) == .keychainBound { continue }
       let pending = model.pendingHandOff(of: evaluation)
-      var handOff = pending
-      // An enrollment check elsewhere in the app may well guard this gate: only strict insists.
-      if !context.options.reportsWeakEvidence {
-        handOff = handOff ?? HandOff(call: nil, settledMessage: nil)
-        handOff?.unlessEnrollmentIsChecked = true
-      }
+      let handOff = HandOff.waitingForEnrollmentChecks(
+        after: pending, reportsWeakEvidence: context.options.reportsWeakEvidence)
       let range = evaluation.reportRange
       context.report(
         start: range.start, end: range.end,

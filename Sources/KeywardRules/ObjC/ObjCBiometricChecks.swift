@@ -57,10 +57,8 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
     let objc = context.objc
     guard !objc.bindsEvaluationsToKeychain, !objc.mentions("evaluatedPolicyDomainState"), !objc.mentions("domainState")
     else { return }
-    // An enrollment check elsewhere in the app may well guard this gate: only strict insists.
-    let handOff =
-      context.options.reportsWeakEvidence
-      ? nil : HandOff(call: nil, settledMessage: nil, unlessEnrollmentIsChecked: true)
+    let handOff = HandOff.waitingForEnrollmentChecks(
+      after: nil, reportsWeakEvidence: context.options.reportsWeakEvidence)
     for (part, policies) in objc.policyEvaluations where policies.contains(where: { $0.policy.involvesBiometrics }) {
       context.report(
         start: part.start, end: part.end,
