@@ -66,6 +66,25 @@ import Testing
     #expect(finding.fix?.edits.count == 1)
   }
 
+  @Test func aStepMatchedOnlyByItsNameLowersTheConfidence() throws {
+    let rule = WeakBiometricACL.metadata
+    let known = try #require(
+      findings(["Protector.swift": Self.protector, "LockScreen.swift": Self.caller(".biometryAny")], rules: [rule.id])
+        .first)
+    // The receiver comes from a function whose result type the scan does not declare.
+    let guessed = try #require(
+      findings(
+        [
+          "Protector.swift": Self.protector,
+          "LockScreen.swift": Self.caller(".biometryAny", receiver: "let protector = makeProtector()"),
+        ], rules: [rule.id]
+      ).first)
+    #expect(known.confidence == rule.confidence)
+    #expect(guessed.confidence == rule.confidence.lowered(by: 1))
+    #expect(guessed.confidence < known.confidence)
+    #expect(guessed.related.map(\.location.place) == known.related.map(\.location.place))
+  }
+
   @Test(arguments: [
     // Strong flags.
     ["Protector.swift": protector, "LockScreen.swift": caller(".biometryCurrentSet")],

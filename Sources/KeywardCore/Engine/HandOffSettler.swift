@@ -92,15 +92,25 @@ public struct HandOffSettler {
   /// or where the call builds a type whose property it becomes and that property reaches `sink`,
   /// also through functions of other files it is relayed to: the first such path (shipped code
   /// first) explains it.
+  ///
+  /// Each step to a method matched only by its name and labels, the receiver's type being
+  /// unknown, is a guess: the finding's confidence drops a level for each.
   private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
-    guard let path = route(from: call, to: sink, depth: 0) else { return nil }
+    guard let route = route(from: call, to: sink, depth: 0) else { return nil }
     var settled = finding
-    settled.related = path + finding.related
+    settled.related = route.steps + finding.related
+    settled.confidence = finding.confidence.lowered(by: route.guesses)
     return settled
   }
 
+  /// The way from a call to a sink, and how many of its steps were guessed.
+  struct Route: Hashable {
+    var steps: [RelatedLocation]
+    var guesses: Int
+  }
+
   /// The steps from a call to `sink`, or nil when the value passed never reaches it.
-  private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
+  private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> Route? {
     // Longer chains are cycles, or too long to explain.
     guard depth < 4 else { return nil }
     let key = RouteMemo.Key(call: call, sink: sink, depth: depth)
@@ -110,23 +120,31 @@ public struct HandOffSettler {
     return found
   }
 
-  private func findRoute(from call: CallShape, to sink: ValueSink, depth: Int) -> [RelatedLocation]? {
+  private func findRoute(from call: CallShape, to sink: ValueSink, depth: Int) -> Route? {
     let candidates = (reachesByName[call.name] ?? []).filter { $0.sink == sink && $0.accepts(call) }
     if let reach = Self.preferringShippedCode(candidates, \.callable).first {
-      return [
-        RelatedLocation(
-          message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
-      ] + reach.steps
+      let step = RelatedLocation(
+        message: "passed to `\(reach.callable.signature)`, declared here", location: reach.callable.location)
+      return Route(steps: [step] + reach.steps, guesses: Self.isGuess(call, reach.callable) ? 1 : 0)
     }
     if call.isInitializer,
       let reach = (propertyReachesByOwner[call.name] ?? []).first(where: { $0.sink == sink && $0.accepts(call) })
     {
-      return reach.steps
+      return Route(steps: reach.steps, guesses: 0)
     }
     for relay in relaysByName[call.name] ?? [] where relay.accepts(call) {
-      if let rest = route(from: relay.call, to: sink, depth: depth + 1) { return [relay.step] + rest }
+      if let rest = route(from: relay.call, to: sink, depth: depth + 1) {
+        return Route(
+          steps: [relay.step] + rest.steps, guesses: rest.guesses + (Self.isGuess(call, relay.callable) ? 1 : 0))
+      }
     }
     return nil
+  }
+
+  /// Whether matching `call` to `callable` is a guess: a method found by its name and labels
+  /// alone, the receiver's type being unknown.
+  private static func isGuess(_ call: CallShape, _ callable: CallableShape?) -> Bool {
+    call.receiverType == nil && callable?.owner != nil
   }
 
   /// Whether shipped code reads the property `shape` names (of its type, where the reading file
@@ -183,5 +201,5 @@ private final class RouteMemo {
     var sink: ValueSink
     var depth: Int
   }
-  var known: [Key: [RelatedLocation]?] = [:]
+  var known: [Key: HandOffSettler.Route?] = [:]
 }

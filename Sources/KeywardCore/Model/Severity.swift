@@ -25,4 +25,9 @@ public enum Confidence: String, Codable, Sendable, CaseIterable, Comparable {
   private var rank: Int { Confidence.allCases.firstIndex(of: self)! }
 
   public static func < (lhs: Confidence, rhs: Confidence) -> Bool { lhs.rank < rhs.rank }
+
+  /// `steps` levels lower, and never below `low`.
+  public func lowered(by steps: Int) -> Confidence {
+    Confidence.allCases[max(0, rank - max(0, steps))]
+  }
 }

@@ -20,7 +20,8 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     into the stored property of that name, and so is a value a method stores in a property (a \
     builder's `copy.flags = …`) or a computed property returns. The weak value is reported where \
     it is chosen, with the path to where it takes effect (the property, the calls, the setting) \
-    as related locations. A weak default is not reported when every caller can be seen to \
+    as related locations. A step to a method found only by its name and argument labels (the \
+    receiver's type unknown) is a guess, and lowers the finding's confidence a level. A weak default is not reported when every caller can be seen to \
     override it (a `private` function whose every call passes the argument). A type's initializer \
     is matched to a property by the argument's label; values carried through closures, \
     collections or an enum's cases are not followed.

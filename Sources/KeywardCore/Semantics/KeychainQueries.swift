@@ -35,6 +35,13 @@ public struct KeychainQuery {
   }
   public func has(_ key: String) -> Bool { writes.contains { $0.key == key } }
 
+  /// Whether the item's data is only ever a flag, a number, a date or bytes written in the
+  /// source (`Data([1])`): such an item holds nothing secret, whatever it is named.
+  public func storesOnlyPlainData(in model: SemanticModel) -> Bool {
+    let data = writes(forKey: "kSecValueData")
+    return !data.isEmpty && data.allSatisfy { SensitiveNames.holdsPlainValue($0.value, model: model) }
+  }
+
   public func isUsed(by operation: String) -> Bool {
     operations.contains { SyntaxFacts.calledName($0) == operation }
   }

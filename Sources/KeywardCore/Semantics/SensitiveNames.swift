@@ -144,11 +144,31 @@ public enum SensitiveNames {
           return true
         }
         if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
-          return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name)
+          return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name) || isBytesWritten(call)
         }
         let type = model.resolver.binding(denotedBy: leaf)?.typeName
         return type.map { ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "UInt"].contains($0) } ?? false
       }
+  }
+
+  /// `Data([1])`, `Data([flag ? 1 : 0])`: bytes written in the source, a flag's encoding rather
+  /// than a secret.
+  static func isBytesWritten(_ call: FunctionCallExprSyntax) -> Bool {
+    guard SyntaxFacts.calledName(call) == "Data", call.arguments.count == 1,
+      let first = call.arguments.first, first.label == nil,
+      let array = first.expression.as(ArrayExprSyntax.self), !array.elements.isEmpty
+    else { return false }
+    func isWrittenByte(_ element: ExprSyntax) -> Bool {
+      let leaf = SequenceShape.unwrap(element)
+      if leaf.is(IntegerLiteralExprSyntax.self) { return true }
+      guard let sequence = leaf.as(SequenceExprSyntax.self),
+        let parts = SequenceShape.valueParts(Array(sequence.elements)[...]), parts.count > 1
+      else { return false }
+      return parts.allSatisfy { part in
+        part.elements.count == 1 && part.elements.first.map(isWrittenByte) == true
+      }
+    }
+    return array.elements.allSatisfy { isWrittenByte($0.expression) }
   }
 
   /// The names and strings an expression is made of that could reveal what it holds: string

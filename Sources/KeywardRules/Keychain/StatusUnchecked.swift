@@ -15,7 +15,8 @@ public struct StatusUnchecked: Rule {
       name that nothing reads afterwards (a retry's last status) ignores it: a secret \
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
-      and is not reported unless `includeDelete` is set.
+      and is not reported unless `includeDelete` is set. An item whose data is only a flag or \
+      bytes written in the source (`Data([1])`) holds no secret and is reported only by strict.
       """,
     rationale: """
       When the add fails silently the app carries on as if the secret were protected: it may \
@@ -59,6 +60,15 @@ public struct StatusUnchecked: Rule {
       }
       """,
       "func save() { let status = ↓SecItemUpdate(query as CFDictionary, changes as CFDictionary) }",
+      RuleExample(
+        """
+        func remember(_ strict: Bool) {
+          let flag = Data([strict ? 1 : 0])
+          var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "mode"]
+          item[kSecValueData as String] = flag
+          ↓SecItemAdd(item as CFDictionary, nil)
+        }
+        """, profile: .strict),
     ],
     clean: [
       "let status = SecItemAdd(query as CFDictionary, nil); return status",
@@ -87,6 +97,21 @@ public struct StatusUnchecked: Rule {
       "SecItemDelete(query as CFDictionary)",
       "let status = withUnsafeMutablePointer(to: &result) { SecItemCopyMatching(query as CFDictionary, UnsafeMutablePointer($0)) }",
       "func add() -> OSStatus { SecItemAdd(query as CFDictionary, nil) }",
+      """
+      func remember(_ strict: Bool) {
+        let flag = Data([strict ? 1 : 0])
+        var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "mode"]
+        item[kSecValueData as String] = flag
+        SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
+      """
+      func markSeen(_ seen: Bool) {
+        let data = seen ? Data([1]) : Data([0])
+        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data]
+        _ = SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItem"] }
@@ -121,9 +146,20 @@ public struct StatusUnchecked: Rule {
         } else {
           continue
         }
+        // A lost flag is a reliability problem, not a weakness: only strict reports items whose
+        // data is evidently no secret.
+        if !context.options.reportsWeakEvidence, storesOnlyPlainData(call, model: context.model) { continue }
         context.report(call, message: message(for: name, ignored: ignored))
       }
     }
+  }
+
+  /// Whether every dictionary `call` writes from holds only plain data (`Data([1])`, a flag).
+  static func storesOnlyPlainData(_ call: FunctionCallExprSyntax, model: SemanticModel) -> Bool {
+    let written = model.keychainQueries.filter { query in
+      query.operations.contains { $0.id == call.id } && query.has("kSecValueData")
+    }
+    return !written.isEmpty && written.allSatisfy { $0.storesOnlyPlainData(in: model) }
   }
 
   /// The local name a call's status goes into when nothing reads it afterwards: `let status =`
