@@ -125,6 +125,39 @@ extension SemanticModel {
     return order.map { queries[$0]! }
   }
 
+  /// Whether every attribute `query` can hold is in view: it starts as a dictionary literal,
+  /// and if a variable holds it, that is a local one changed only by subscripts (no `merge`,
+  /// no reassignment, never passed `inout`). Only then does a missing attribute mean missing.
+  public func isFullySeen(_ query: KeychainQuery) -> Bool {
+    guard let literal = query.literal else { return false }
+    // Every key must be one Keyward reads (`SecKeys.accessible.rawValue` may be anything).
+    let keys = (query.writes + query.removals).map(\.keyExpression.position)
+    func namesAKey(_ node: some SyntaxProtocol) -> Bool { keys.contains { node.range.contains($0) } }
+    if let elements = literal.content.as(DictionaryElementListSyntax.self),
+      !elements.allSatisfy({ namesAKey($0.key) })
+    {
+      return false
+    }
+    guard let binding = query.binding else { return true }
+    let subscripts = index.subscriptAssignments.filter {
+      resolver.binding(denotedBy: $0.0.calledExpression)?.id == binding.id
+    }
+    guard subscripts.allSatisfy({ namesAKey($0.0.arguments) }) else { return false }
+    guard SyntaxFacts.memberBlock(declaring: binding.node) == nil, binding.kind != .parameter else { return false }
+    let reassigned = (index.assignmentsByName[binding.name] ?? []).contains {
+      resolver.binding(denotedBy: $0.target)?.id == binding.id
+    }
+    let merged = (index.memberCallsByReceiver[binding.name] ?? []).contains {
+      !["removeValue", "removeAll", "updateValue"].contains($0.method)
+        && resolver.binding(denotedBy: $0.receiver)?.id == binding.id
+    }
+    guard !reassigned, !merged, let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil })
+    else { return false }
+    return !scope.tokens(viewMode: .sourceAccurate).contains { token in
+      token.tokenKind == .identifier(binding.name) && token.parent?.parent?.is(InOutExprSyntax.self) == true
+    }
+  }
+
   /// The variable whose initial value is `literal` (through casts), if any.
   func binding(initializedBy literal: DictionaryExprSyntax) -> Binding? {
     var node = Syntax(literal)

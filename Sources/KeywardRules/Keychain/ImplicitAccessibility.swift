@@ -1,0 +1,170 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags items added without an accessibility class or access control, so the default applies.
+public struct ImplicitAccessibility: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.keychain_implicit_accessibility",
+    title: "Keychain item relies on the default accessibility",
+    severity: .low, confidence: .medium, resource: "Information leak",
+    tags: ["CWE:922", "MASWE:0006", "MASVS-STORAGE-1"],
+    profile: .strict,
+    description: """
+      A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
+      `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
+      `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked, and carried in \
+      encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
+      a literal, or a local variable that starts as one and changes only by subscripts. A \
+      dictionary built elsewhere (a base query from a helper, a property, `merge`) is not \
+      judged, and neither are keychain wrapper libraries, which choose their own default.
+      """,
+    rationale: """
+      An implicit class is a decision nobody made: the item gets whatever the default is, which \
+      lets it leave the device and says nothing to a reviewer about when the app needs it. \
+      Naming the class (usually a `ThisDeviceOnly` one) makes the protection explicit and \
+      reviewable.
+      """,
+    vulnerableExample: """
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                  kSecAttrAccount as String: "session",
+                                  kSecValueData as String: token]
+      SecItemAdd(query as CFDictionary, nil)
+      """,
+    remediation: """
+      Add `kSecAttrAccessible` with the narrowest class the app can use \
+      (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly` for most secrets, \
+      `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly` for items background work reads), or an \
+      access control made with `SecAccessControlCreateWithFlags`.
+      """,
+    fixedExample: """
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                  kSecAttrAccount as String: "session",
+                                  kSecValueData as String: token,
+                                  kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+      SecItemAdd(query as CFDictionary, nil)
+      """,
+    references: [
+      Reference(
+        "Apple: kSecAttrAccessible", url: "https://developer.apple.com/documentation/security/ksecattraccessible"),
+      Reference(
+        "Apple: Restricting keychain item accessibility",
+        url: "https://developer.apple.com/documentation/security/restricting-keychain-item-accessibility"),
+      Reference(
+        "CWE-922: Insecure Storage of Sensitive Information", url: "https://cwe.mitre.org/data/definitions/922.html"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      RuleExample(
+        """
+        let query: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        SecItemAdd(query as CFDictionary, nil)
+        """, profile: .strict),
+      RuleExample(
+        """
+        func save(_ token: Data) -> OSStatus {
+          var item: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword]
+          item[kSecAttrAccount as String] = "session"
+          item[kSecValueData as String] = token
+          return SecItemAdd(item as CFDictionary, nil)
+        }
+        """, profile: .strict),
+      RuleExample(
+        "let status = SecItemAdd(↓[kSecClass: kSecClassGenericPassword, kSecValueData: token] as CFDictionary, nil)",
+        profile: .strict),
+    ],
+    clean: [
+      RuleExample(
+        """
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                    kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+        SecItemAdd(query as CFDictionary, nil)
+        """, profile: .strict),
+      RuleExample(
+        """
+        var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        item[kSecAttrAccessControl as String] = access
+        SecItemAdd(item as CFDictionary, nil)
+        """, profile: .strict),
+      // The base query comes from elsewhere: its attributes are not in view.
+      RuleExample(
+        """
+        var item = baseQuery(account: "session")
+        item[kSecValueData as String] = token
+        SecItemAdd(item as CFDictionary, nil)
+        """, profile: .strict),
+      RuleExample(
+        """
+        var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        item.merge(defaults) { current, _ in current }
+        SecItemAdd(item as CFDictionary, nil)
+        """, profile: .strict),
+      RuleExample(
+        """
+        var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        applyProtection(&item)
+        SecItemAdd(item as CFDictionary, nil)
+        """, profile: .strict),
+      // A public key: anyone may read it.
+      RuleExample(
+        """
+        let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: publicKey]
+        SecItemAdd(query as CFDictionary, nil)
+        """, profile: .strict),
+      // A key the file does not resolve may be the accessibility.
+      RuleExample(
+        """
+        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        query[Attribute.protection.rawValue] = protection
+        SecItemAdd(query as CFDictionary, nil)
+        """, profile: .strict),
+      // Only searched for: nothing is stored.
+      RuleExample(
+        """
+        let lookup: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true]
+        SecItemCopyMatching(lookup as CFDictionary, &result)
+        """, profile: .strict),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
+
+  /// Whether the item holds data or a key that is not evidently public: a public key or a
+  /// certificate may be read by anyone, so its class is moot, and an item with neither data nor
+  /// a key is a marker.
+  static func storesSecretMaterial(_ query: KeychainQuery, model: SemanticModel) -> Bool {
+    let stored = query.writes(forKey: "kSecValueData") + query.writes(forKey: "kSecValueRef")
+    guard !stored.isEmpty else { return false }
+    func denotes(_ key: String, _ constant: String) -> Bool {
+      query.writes(forKey: key).contains { write in
+        model.resolver.values(of: write.value).contains {
+          $0.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == constant
+        }
+      }
+    }
+    if denotes("kSecAttrKeyClass", "kSecAttrKeyClassPublic") || denotes("kSecClass", "kSecClassCertificate") {
+      return false
+    }
+    let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
+    return !stored.contains { write in
+      SensitiveNames.words(in: write.value, model: model).flatMap(SensitiveNames.nameWords).contains {
+        publicWords.contains($0.lowercased())
+      }
+    }
+  }
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    for query in model.keychainQueries
+    where query.roles.contains(.add) && query.mayStore && !query.has("kSecAttrAccessible")
+      && !query.has("kSecAttrAccessControl")
+    {
+      guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model)
+      else { continue }
+      context.report(
+        literal,
+        message:
+          "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
+      )
+    }
+  }
+}

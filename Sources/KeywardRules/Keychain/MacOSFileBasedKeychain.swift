@@ -1,0 +1,186 @@
+import KeywardCore
+import SwiftSyntax
+
+/// Flags protection attributes that the macOS file-based keychain silently ignores.
+public struct MacOSFileBasedKeychain: Rule {
+  public static let metadata = RuleMetadata(
+    id: "swift.macos_file_based_keychain",
+    title: "Protection ignored by the macOS file-based keychain",
+    severity: .medium, confidence: .medium, resource: "Authentication",
+    tags: ["CWE:311", "CWE:922", "MASVS-STORAGE-1"],
+    profile: .standard,
+    description: """
+      On macOS, `SecItemAdd` and `SecItemUpdate` without `kSecUseDataProtectionKeychain: true` \
+      (or `kSecAttrSynchronizable: true`, which implies it) use the legacy file-based keychain, \
+      which ignores `kSecAttrAccessible` and `kSecAttrAccessControl`. Keyward reports those \
+      attributes in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
+      or in a file importing AppKit or Cocoa and not UIKit. Mac Catalyst and iOS apps on Apple \
+      silicon Macs always use the data protection keychain and are not reported. Outside the \
+      strict profile only where the whole dictionary is in view (a literal, or a local variable \
+      that starts as one and changes only by subscripts), since a base query from elsewhere may \
+      set the key. Files of macOS targets that show neither sign are not recognised.
+      """,
+    rationale: """
+      The app asks for `WhenUnlockedThisDeviceOnly` or a biometric access control, and gets \
+      neither: the item lands in the user's login keychain, protected by its file's password and \
+      the item's list of trusted apps, and no Face ID or Touch ID check guards it.
+      """,
+    vulnerableExample: """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                  kSecValueData as String: token,
+                                  kSecAttrAccessControl as String: access]
+      SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+    remediation: """
+      Add `kSecUseDataProtectionKeychain as String: true` (macOS 10.15 and later) to every query \
+      for the item: adds, reads, updates and deletes. Items already stored in the file-based \
+      keychain stay there; read them once without the key and store them again with it.
+      """,
+    fixedExample: """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                  kSecValueData as String: token,
+                                  kSecAttrAccessControl as String: access,
+                                  kSecUseDataProtectionKeychain as String: true]
+      SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+    references: [
+      Reference(
+        "Apple TN3137: On Mac keychain APIs and implementations",
+        url: "https://developer.apple.com/documentation/technotes/tn3137-on-mac-keychains"),
+      Reference(
+        "Apple: kSecUseDataProtectionKeychain",
+        url: "https://developer.apple.com/documentation/security/ksecusedataprotectionkeychain"),
+    ])
+
+  public static let examples = RuleExamples(
+    flagged: [
+      """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                  ↓kSecAttrAccessControl as String: access]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+      """
+      import AppKit
+      import Security
+      func save(_ token: Data) -> OSStatus {
+        var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+        item[↓kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        return SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
+      """
+      #if os(macOS) && !DEBUG
+      let changes: [String: Any] = [↓kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+      let status = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
+      #endif
+      """,
+      RuleExample(
+        """
+        import Cocoa
+        func save(_ token: Data) -> OSStatus {
+          var item = baseQuery()
+          item[↓kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          return SecItemAdd(item as CFDictionary, nil)
+        }
+        """, profile: .strict),
+    ],
+    clean: [
+      """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                  kSecAttrAccessControl as String: access, kSecUseDataProtectionKeychain as String: true]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+      """
+      import AppKit
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                  kSecAttrSynchronizable as String: true,
+                                  kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      """,
+      // iOS code, and code for both platforms.
+      """
+      import UIKit
+      let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessControl as String: access]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      """,
+      """
+      #if os(iOS)
+      let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessControl as String: access]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+      """
+      #if os(macOS)
+      import AppKit
+      #else
+      import UIKit
+      #endif
+      let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessControl as String: access]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      """,
+      """
+      #if targetEnvironment(macCatalyst)
+      let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessControl as String: access]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
+      // A base query from elsewhere may set the key.
+      """
+      import Cocoa
+      func save(_ token: Data) -> OSStatus {
+        var item = baseQuery()
+        item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        return SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
+      // Only searched for.
+      """
+      #if os(macOS)
+      let lookup: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked, kSecReturnData as String: true]
+      let status = SecItemCopyMatching(lookup as CFDictionary, &result)
+      #endif
+      """,
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd", "SecItemUpdate"] }
+
+  static let ignoredKeys = ["kSecAttrAccessible", "kSecAttrAccessControl"]
+
+  public static func check(_ context: RuleContext) {
+    let model = context.model
+    for query in model.keychainQueries
+    where query.mayStore && (query.roles.contains(.add) || query.roles.contains(.updateAttributes)) {
+      // `SecItemUpdate` takes the opt-in with the query that finds the item.
+      let partners = model.keychainQueries.filter { other in
+        other.operations.contains { call in query.operations.contains { $0.id == call.id } }
+      }
+      guard !partners.contains(where: { usesDataProtectionKeychain($0, model: model) }),
+        query.operations.contains(where: { TargetPlatform.isMacOSOnly($0, in: model) }),
+        context.options.reportsWeakEvidence || model.isFullySeen(query)
+      else { continue }
+      for write in query.writes where ignoredKeys.contains(write.key) && !query.isRemoved(after: write) {
+        context.report(
+          write.keyExpression,
+          message:
+            "On macOS this item goes to the file-based keychain, because its query does not set `kSecUseDataProtectionKeychain` to true, and that keychain ignores `\(write.key)`: the protection asked for here is not applied. Add `kSecUseDataProtectionKeychain as String: true` to every query for this item."
+        )
+      }
+    }
+  }
+
+  /// Whether the query opts into the data protection keychain, directly or by synchronizing.
+  static func usesDataProtectionKeychain(_ query: KeychainQuery, model: SemanticModel) -> Bool {
+    let optIn = query.writes(forKey: "kSecUseDataProtectionKeychain").contains { write in
+      model.resolver.values(of: write.value).contains { SyntaxFacts.isTrue($0.expression) }
+    }
+    return optIn || !query.synchronizableTrueValues(in: model).isEmpty
+  }
+}
