@@ -259,6 +259,52 @@ import Testing
     #expect(output.standardOutput.contains("\"framework:Security\""))
   }
 
+  @Test func gatesWhoseContextLeavesTheFileAreSettledByTheWholeScan() throws {
+    let root = try Paths.tree([
+      "Gate.swift": """
+      import LocalAuthentication
+      final class Gate {
+          let vault = Vault()
+          func open() {
+              let context = LAContext()
+              context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Open") { ok, _ in
+                  if ok { self.vault.show(context: context) }
+              }
+          }
+          func other() {
+              let context = LAContext()
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Other") { ok, _ in
+                  if ok { Elsewhere.use(context: context) }
+              }
+          }
+          func ignored() {
+              let context = LAContext()
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Ignored") { _, _ in
+                  self.vault.show(context: context)
+              }
+          }
+      }
+      """,
+      "Vault.swift": """
+      import LocalAuthentication
+      final class Vault {
+          func show(context: LAContext) { print(context.biometryType) }
+      }
+      """,
+    ])
+    let gates = records(try inventory([root.path]), "localAuthenticationGates")
+    #expect(gates.count == 3)
+    let open = try #require(record(gates, at: "Gate.swift", line: 6))
+    #expect(open["binding"] as? String == "event-bound")
+    #expect((open["bindingNote"] as? String)?.contains("show(context:)") == true)
+    let other = try #require(record(gates, at: "Gate.swift", line: 12))
+    #expect(other["binding"] as? String == "undetermined")
+    #expect((other["bindingNote"] as? String)?.contains("use(context:)") == true)
+    // A reply that ignores the result is not judged by the event-bound rule: not settled by it.
+    let ignored = try #require(record(gates, at: "Gate.swift", line: 18))
+    #expect(ignored["binding"] as? String == "undetermined")
+  }
+
   @Test func theGateRuleIsTheEventBoundRule() {
     #expect(Inventory.gateRuleID == EventBoundBiometricAuth.metadata.id)
   }

@@ -160,9 +160,16 @@ public struct AuthenticationGateRecord: Codable, Sendable, Hashable {
     self.origin = origin
   }
 
-  /// The function another file declares that the context is handed to, while the gate waits
-  /// for the whole scan to settle its binding.
-  var handedOffTo: String?
+  /// Where the context leaves the file, while the gate waits for the whole scan to settle its
+  /// binding.
+  var pending: PendingBinding?
+
+  enum PendingBinding: Codable, Sendable, Hashable {
+    /// Handed to this function (its signature), declared in another file.
+    case handedOff(String)
+    /// Kept in this property, which code in other files can read.
+    case keptIn(String)
+  }
 
   private enum CodingKeys: String, CodingKey {
     case place, language, policies, binding, bindingNote, origin, buildCondition

@@ -27,19 +27,27 @@ extension Inventory {
       }
     ) { first, _ in first }
     let gates = result.inventory.gates.map { gate -> AuthenticationGateRecord in
-      guard let callee = gate.handedOffTo else { return gate }
+      guard let pending = gate.pending else { return gate }
       var settled = gate
-      settled.handedOffTo = nil
-      guard let finding = gateFindings[gate.place] else {
-        settled.binding = .keychainBound
-        settled.bindingNote =
-          "the context is handed to `\(callee)`, declared in another file, which reads a protected keychain item with it"
-        return settled
-      }
-      if finding.confidence != .low {
-        settled.binding = .eventBound
-        settled.bindingNote =
-          "the context is handed to `\(callee)`, which does not open a protected keychain item with it"
+      settled.pending = nil
+      let finding = gateFindings[gate.place]
+      switch pending {
+      case .handedOff(let callee):
+        if finding == nil {
+          settled.binding = .keychainBound
+          settled.bindingNote =
+            "the context is handed to `\(callee)`, declared in another file, which reads a protected keychain item with it"
+        } else if finding?.confidence != .low {
+          settled.binding = .eventBound
+          settled.bindingNote =
+            "the context is handed to `\(callee)`, declared in another file, which does not open a protected keychain item with it"
+        }
+      case .keptIn(let property):
+        if finding == nil {
+          settled.binding = .keychainBound
+          settled.bindingNote =
+            "the context is kept in `\(property)`, which code in another file reads into a protected keychain item or key"
+        }
       }
       return settled
     }

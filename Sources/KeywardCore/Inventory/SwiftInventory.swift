@@ -228,18 +228,30 @@ extension SemanticModel {
       var record = AuthenticationGateRecord(
         place: place(evaluation.reportRange.start), language: .swift,
         policies: Array(Set(evaluation.policies.map(\.name))).sorted(), binding: .eventBound)
+      // The event-bound rule settles a context that leaves the file, but does not judge a reply
+      // that ignores the result: such a gate keeps what this file shows.
+      let settles = !evaluation.replyIgnoresResult
       switch binding(of: evaluation) {
       case .keychainBound:
         record.binding = .keychainBound
       case .eventBound:
         record.binding = .eventBound
+        if let property = exposingProperty(of: evaluation) {
+          record.binding = .undetermined
+          record.bindingNote =
+            "the context is kept in `\(property.name)`, which code in other files can read; no scanned file reads it into a protected keychain item or key"
+          if settles { record.pending = .keptIn(property.name) }
+        }
       case .contextToUnprotectedItems(let wrapper):
         record.binding = .contextToUnprotectedItems
-        record.bindingNote = wrapper.map { "the context goes to \($0), which is given no access control" }
+        record.bindingNote =
+          wrapper.map { "the context goes to \($0), which this file gives no access control" }
+          ?? "the context reaches a keychain query, but the items this file stores have no access control"
       case .handedOff(let site):
+        let callee = site.contextCall.signature
         record.binding = .undetermined
-        record.handedOffTo = site.contextCall.signature
-        record.bindingNote = "the context is handed to `\(site.contextCall.signature)`, declared in another file"
+        record.bindingNote = "the context is handed to `\(callee)`, which no scanned file settles"
+        if settles { record.pending = .handedOff(callee) }
       }
       return record
     }
