@@ -111,9 +111,10 @@ public struct CycloneDXReporter {
       ("keyward:wrapper", item.wrapper), ("keyward:build-condition", item.buildCondition?.rawValue),
     ]
     properties += optional.compactMap { name, value in value.map { property(name, $0) } }
-    properties += (item.accessibility.isEmpty ? ["default"] : item.accessibility).map {
-      property("keyward:accessibility", $0)
-    }
+    properties.append(property("keyward:attributes-complete", String(item.attributesComplete)))
+    // No accessibility in a dictionary whose every attribute is seen: the system default.
+    let accessibility = item.accessibility.isEmpty && item.attributesComplete ? ["default"] : item.accessibility
+    properties += accessibility.map { property("keyward:accessibility", $0) }
     if let control = item.accessControl {
       properties.append(property("keyward:access-control", control.resolved ? "resolved" : "unresolved"))
       properties += control.protection.map { property("keyward:access-control-protection", $0) }

@@ -46,6 +46,7 @@ public struct InventoryJSONReporter {
         "synchronizable": optional(item.synchronizable?.rawValue),
         "dataProtectionKeychain": optional(item.dataProtectionKeychain?.rawValue),
         "wrapper": optional(item.wrapper),
+        "attributesComplete": .bool(item.attributesComplete),
         "origin": .string(item.origin.rawValue),
         "buildCondition": optional(item.buildCondition?.rawValue),
       ]) { $1 })

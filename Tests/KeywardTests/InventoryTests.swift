@@ -36,6 +36,7 @@ import Testing
     #expect(push["accessibility"] as? [String] == ["kSecAttrAccessibleAlways"])
     #expect(push["origin"] as? String == "app")
     #expect(push["wrapper"] is NSNull)
+    #expect(push["attributesComplete"] as? Bool == true)
 
     let session = try #require(record(items, at: "Sources/Keychain/SessionStore.swift", line: 16))
     #expect(session["synchronizable"] as? String == "true")
@@ -73,6 +74,7 @@ import Testing
     #expect(token["wrapper"] as? String == "SwiftKeychainWrapper")
     #expect(token["account"] as? String == "apiToken")
     #expect(token["synchronizable"] as? String == "true")
+    #expect(token["attributesComplete"] as? Bool == false)
 
     // Objective-C dictionaries.
     let legacy = try #require(record(items, at: "Sources/Legacy/VLTLegacyKeychain.m", line: 13))
@@ -119,7 +121,7 @@ import Testing
       Set(itemKeys) == [
         "path", "line", "column", "language", "kind", "call", "itemClass", "keyType", "keySizeInBits", "tokenID",
         "service", "account", "applicationTag", "accessGroup", "accessibility", "accessControl", "synchronizable",
-        "dataProtectionKeychain", "wrapper", "origin", "buildCondition",
+        "dataProtectionKeychain", "wrapper", "attributesComplete", "origin", "buildCondition",
       ])
   }
 
@@ -257,6 +259,27 @@ import Testing
     #expect(frameworks.contains("LocalAuthentication"))
     let (_, output) = KeywardCLI.run(["inventory", app, "--format", "cyclonedx"])
     #expect(output.standardOutput.contains("\"framework:Security\""))
+  }
+
+  @Test func aDictionaryFromElsewhereIsListedAtItsCallWithoutClaimingItsAttributes() throws {
+    let root = try Paths.tree([
+      "Store.swift": """
+      func store(_ query: [String: Any]) -> OSStatus { SecItemAdd(query as CFDictionary, nil) }
+      func save(_ data: Data) {
+          var query = [String: Any]()
+          query[kSecClass as String] = kSecClassGenericPassword
+          query[kSecValueData as String] = data
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """
+    ])
+    let items = records(try inventory([root.path]), "keychainItems")
+    let passed = try #require(record(items, at: "Store.swift", line: 1))
+    #expect(passed["attributesComplete"] as? Bool == false)
+    #expect(passed["accessibility"] as? [String] == [])
+    let built = try #require(record(items, at: "Store.swift", line: 6))
+    #expect(built["attributesComplete"] as? Bool == true)
+    #expect(built["itemClass"] as? String == "kSecClassGenericPassword")
   }
 
   @Test func gatesWhoseContextLeavesTheFileAreSettledByTheWholeScan() throws {

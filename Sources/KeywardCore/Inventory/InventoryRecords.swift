@@ -110,6 +110,11 @@ public struct KeychainItemRecord: Codable, Sendable, Hashable {
   public var dataProtectionKeychain: AttributeSetting?
   /// The keychain wrapper library it is written through (`KeychainAccess`, `Valet`…).
   public var wrapper: String?
+  /// Whether every attribute of the item is seen: its dictionary starts in this file as a
+  /// literal or an empty dictionary, so an attribute not listed is not set. False when the
+  /// dictionary comes from elsewhere (a parameter, another function's result) or the item is
+  /// written through a wrapper (whose own defaults apply to what the call does not set).
+  public var attributesComplete = true
   public var origin: CodeOrigin
   public var buildCondition: BuildCondition?
 

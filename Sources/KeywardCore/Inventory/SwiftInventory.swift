@@ -18,7 +18,8 @@ extension SemanticModel {
   private func storedItemRecords(place: (Int) -> InventoryPlace) -> [KeychainItemRecord] {
     var records: [KeychainItemRecord] = []
     for query in keychainQueries {
-      for call in query.operations {
+      var seen: Set<SyntaxIdentifier> = []
+      for call in query.operations where seen.insert(call.id).inserted {
         guard let name = SyntaxFacts.calledName(call), let positions = QueryRole.calls[name] else { continue }
         for (position, role) in positions where role.stores {
           guard let argument = SyntaxFacts.argument(call, at: position), belongs(argument, to: query) else {
@@ -37,6 +38,7 @@ extension SemanticModel {
             writes += match.writes.filter { identity.contains($0.key) && !query.has($0.key) }
           }
           describe(&record, writes: writes)
+          record.attributesComplete = startsInThisFile(query)
           if kind == .key, record.itemClass == nil { record.itemClass = "kSecClassKey" }
           records.append(record)
         }
@@ -53,6 +55,17 @@ extension SemanticModel {
     return query.writes.isEmpty || query.writes.contains { $0.container.id == argument.id }
   }
 
+  /// Whether the dictionary starts in this file as a literal or an empty dictionary
+  /// (`[String: Any]()`, `NSMutableDictionary()`), so that every attribute it gets is seen here.
+  private func startsInThisFile(_ query: KeychainQuery) -> Bool {
+    if query.literal != nil { return true }
+    guard let binding = query.binding, binding.kind != .parameter, let initializer = binding.initializer,
+      let call = SequenceShape.unwrapCasts(initializer).as(FunctionCallExprSyntax.self), call.arguments.isEmpty
+    else { return false }
+    return call.calledExpression.is(DictionaryExprSyntax.self)
+      || ["Dictionary", "NSMutableDictionary"].contains(SyntaxFacts.calledName(call) ?? "")
+  }
+
   /// The match query (`SecItemUpdate`'s first argument) of an update call.
   private func matchQuery(of call: FunctionCallExprSyntax) -> KeychainQuery? {
     keychainQueries.first { query in
@@ -61,8 +74,8 @@ extension SemanticModel {
     }
   }
 
-  /// The attributes of dictionaries nested in `query` under `kSecPrivateKeyAttrs` and
-  /// `kSecPublicKeyAttrs` (the private key's win where both set one).
+  /// The attributes of the dictionary nested in `query` under `kSecPrivateKeyAttrs`: the key
+  /// that key generation keeps in the keychain.
   private func nestedWrites(of query: KeychainQuery) -> [KeychainAttributeWrite] {
     query.writes.filter { $0.key == "kSecPrivateKeyAttrs" }.flatMap { write -> [KeychainAttributeWrite] in
       let value = SequenceShape.unwrapCasts(write.value)
@@ -167,6 +180,7 @@ extension SemanticModel {
             place: place(start.positionAfterSkippingLeadingTrivia.utf8Offset), language: .swift, kind: .item,
             call: value.call.flatMap(SyntaxFacts.calledName) ?? value.library)
           record.wrapper = value.library
+          record.attributesComplete = false
           if let call = value.call {
             record.service = Self.labelledText(["service"], around: call)
             record.account = Self.labelledText(["key", "forKey", "account"], around: call)
@@ -184,9 +198,8 @@ extension SemanticModel {
           records[anchor.id]!.accessControl = AccessControlRecord(
             protection: [], flags: Set(previous + [value.meaning]).sorted(), resolved: true)
         case .synchronizable:
-          let isOn = SyntaxFacts.isTrue(SequenceShape.unwrap(value.expression)) || value.meaning.isEmpty
-          let now: AttributeSetting = value.isConditional ? .conditional : (isOn ? .true : .false)
-          records[anchor.id]!.synchronizable = now
+          // The wrapper mappings report only what turns synchronisation on.
+          records[anchor.id]!.synchronizable = value.isConditional ? .conditional : .true
         case .authenticationContext:
           break
         }
