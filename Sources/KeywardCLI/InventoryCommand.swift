@@ -74,7 +74,9 @@ struct InventoryCommand: KeywardCommand {
     let text =
       switch format {
       case .json: InventoryJSONReporter().render(inventory)
-      case .cyclonedx: CycloneDXReporter().render(inventory)
+      case .cyclonedx:
+        CycloneDXReporter(timestamp: ScanRecord.date(environment: ProcessInfo.processInfo.environment))
+          .render(inventory)
       }
     if let output {
       do {

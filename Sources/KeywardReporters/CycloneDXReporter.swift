@@ -12,7 +12,8 @@ import KeywardCore
 public struct CycloneDXReporter {
   public static let specVersion = "1.6"
 
-  /// Fixed values instead of a fresh serial number and the time, for reproducible output.
+  /// Fixed values instead of a fresh serial number and the time (the command line takes
+  /// `SOURCE_DATE_EPOCH` for the time), for reproducible output.
   public var serialNumber: String?
   public var timestamp: Date?
 
@@ -64,7 +65,7 @@ public struct CycloneDXReporter {
       "serialNumber": .string(serialNumber ?? "urn:uuid:" + UUID().uuidString.lowercased()),
       "version": .int(1),
       "metadata": .object([
-        "timestamp": .string(Self.iso8601(timestamp ?? Date())),
+        "timestamp": .string(ScanRecord.timestamp(timestamp ?? Date())),
         "tools": .object([
           "components": .array([
             .object([
@@ -258,12 +259,6 @@ public struct CycloneDXReporter {
   }
 
   static func place(_ place: InventoryPlace) -> String { "\(place.path):\(place.line):\(place.column)" }
-
-  static func iso8601(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
-  }
 
   /// `bom-ref`s are unique in a BOM: a second record at the same place gets `#2`.
   struct UniqueRefs {

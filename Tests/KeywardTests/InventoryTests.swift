@@ -137,6 +137,10 @@ import Testing
       serial.range(
         of: "^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", options: .regularExpression)
         != nil)
+    let metadata = try #require(bom["metadata"] as? Object)
+    #expect(metadata["timestamp"] is String)
+    let tools = try #require((metadata["tools"] as? Object)?["components"] as? [Object])
+    #expect(tools.first?["name"] as? String == "keyward")
     let components = records(bom, "components")
     let refs = components.compactMap { $0["bom-ref"] as? String }
     #expect(Set(refs).count == refs.count)
