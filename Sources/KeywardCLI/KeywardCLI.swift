@@ -9,8 +9,8 @@ public struct KeywardCLI: ParsableCommand {
     abstract: "Finds misuse of the Keychain and of biometric authentication in iOS and macOS apps.",
     version: KeywardVersion.current,
     subcommands: [
-      ScanCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, FixCommand.self,
-      ConfigCommand.self,
+      ScanCommand.self, InventoryCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self,
+      FixCommand.self, ConfigCommand.self,
     ])
 
   public init() {}

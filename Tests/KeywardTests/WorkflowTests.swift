@@ -94,7 +94,8 @@ import Testing
   // MARK: Help
 
   static let commands = [
-    "scan", "fix", "rules", "explain", "baseline", "baseline create", "config", "config print", "config init",
+    "scan", "fix", "inventory", "rules", "explain", "baseline", "baseline create", "config", "config print",
+    "config init",
   ]
 
   @Test(arguments: commands) func everyCommandShowsItsOwnHelpInPlainWords(_ command: String) {

@@ -5,6 +5,7 @@ extension FileScanner {
   /// with them); the configuration and the path, which can change without the file changing,
   /// come over them here.
   static func placed(_ outcome: FileOutcome, in file: DiscoveredFile) -> FileOutcome {
+    let outcome = placedInventory(outcome, in: file)
     guard !outcome.findings.isEmpty, file.originIsConfigured || file.origin != .app else { return outcome }
     var placed = outcome
     for index in placed.findings.indices {

@@ -13,6 +13,8 @@ public struct FileOutcome: Sendable, Codable {
   /// What the file's functions do with what callers pass them, and which properties of other
   /// files' types it reads into the keychain: the facts other files' findings are settled with.
   public var facts = CallFacts()
+  /// The file's keychain items and LocalAuthentication gates, when the scan takes an inventory.
+  public var inventory: FileInventory?
 
   public init(
     findings: [Finding] = [], issues: [ScanIssue] = [], parsed: Bool = false, binaries: [BinarySummary] = [],
@@ -56,6 +58,8 @@ public struct FileScanner: Sendable {
   public var binaryAnalyzer: (any BinaryAnalyzer)?
   /// Lines of code kept before and after each finding (`Finding.excerpt`); 0 keeps none.
   public var contextLines = 0
+  /// Set when the scan takes an inventory: the words a file must hold to have one.
+  var inventoryTokens: TokenSearch?
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
@@ -109,7 +113,9 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
-    guard let cache else { return excerpted(Self.placed(scan(bytes: bytes, path: path), in: file), bytes: bytes) }
+    guard let cache, inventoryTokens == nil else {
+      return excerpted(Self.placed(scan(bytes: bytes, path: path), in: file), bytes: bytes)
+    }
     let key = ScanCache.key(path: path, bytes: bytes)
     if let known = cache.outcome(forKey: key) { return excerpted(Self.placed(known, in: file), bytes: bytes) }
     let outcome = scan(bytes: bytes, path: path)
@@ -213,7 +219,10 @@ public struct FileScanner: Sendable {
     let hasDirectives = found.contains(markerToken)
     let takesContexts = language == .swift && contextToken.map(found.contains) == true
     let sinks = language == .swift ? sinks(namedIn: found) : []
-    guard !applicable.isEmpty || hasDirectives || takesContexts || !sinks.isEmpty else { return FileOutcome() }
+    let takesInventory = inventoryTokens.map { !$0.found(in: bytes).isEmpty } ?? false
+    guard !applicable.isEmpty || hasDirectives || takesContexts || !sinks.isEmpty || takesInventory else {
+      return FileOutcome()
+    }
 
     var outcome = FileOutcome(parsed: true)
     let text = SourceText(bytes: bytes)
@@ -234,7 +243,7 @@ public struct FileScanner: Sendable {
         return outcome
       }
       let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
-      if tree.hasError && !applicable.isEmpty {
+      if tree.hasError && (!applicable.isEmpty || takesInventory) {
         outcome.issues.append(parseIssue(tree, text: text, path: path))
       }
       if hasDirectives { directives = SuppressionDirective.directives(in: tree, text: text) }
@@ -247,6 +256,11 @@ public struct FileScanner: Sendable {
       }
       outcome.facts = Self.callFacts(
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })
+      if takesInventory {
+        outcome.inventory = Self.inventory(
+          text: text, path: path, origin: ContentOrigin.origin(of: tree, bytes: bytes),
+          condition: SwiftBuildConditions(tree: tree).condition(at:), taken: model.inventory(place:))
+      }
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
@@ -255,6 +269,12 @@ public struct FileScanner: Sendable {
         Self.placing(
           $0, origin: ContentOrigin.origin(of: model.tokens, bytes: bytes),
           condition: ObjCBuildConditions(tokens: model.tokens, lexer: model.lexer).condition(at:))
+      }
+      if takesInventory {
+        outcome.inventory = Self.inventory(
+          text: text, path: path, origin: ContentOrigin.origin(of: model.tokens, bytes: bytes),
+          condition: ObjCBuildConditions(tokens: model.tokens, lexer: model.lexer).condition(at:),
+          taken: model.inventory(place:))
       }
     }
     var fileFindings: [Finding] = []

@@ -46,6 +46,9 @@ public struct ScanRequest: Sendable {
   /// Called as each file is done, with the files done and the total (from any thread), for
   /// progress shown while a long scan runs.
   public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+  /// Whether to list each file's keychain items and LocalAuthentication gates
+  /// (`ScanResult.inventory`) besides its findings; the outcome cache is then not used.
+  public var takesInventory = false
   /// Runs between listing the files and reading them: lets tests change the tree mid-scan.
   var afterDiscovery: (@Sendable ([DiscoveredFile]) -> Void)?
 
@@ -94,7 +97,7 @@ public struct Scanner: Sendable {
         && (request.onlyPaths?.contains(file.relativePath) ?? true)
     }
     request.afterDiscovery?(files)
-    let cache = request.cacheFolder.map {
+    let cache = request.cacheFolder.flatMap { folder in request.takesInventory ? nil : folder }.map {
       ScanCache(
         folder: $0,
         ruleset: ScanCache.ruleset(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize))
@@ -104,7 +107,7 @@ public struct Scanner: Sendable {
       configured.cache = cache
       configured.binaryAnalyzer = binaryAnalyzer
       configured.contextLines = request.contextLines
-      return configured
+      return request.takesInventory ? configured.takingInventory() : configured
     }()
     let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
@@ -150,6 +153,7 @@ public struct Scanner: Sendable {
     var issues = discoveryIssues
     var parsed = 0
     var binaries: [BinarySummary] = []
+    var inventory = FileInventory()
     var givenUp: Set<Int> = []
     for index in byFile.indices {
       guard var outcome = byFile[index] else { continue }
@@ -165,6 +169,10 @@ public struct Scanner: Sendable {
       findings += outcome.findings
       issues += outcome.issues
       binaries += outcome.binaries
+      if let taken = outcome.inventory {
+        inventory.keychainItems += taken.keychainItems
+        inventory.gates += taken.gates
+      }
       parsed += outcome.parsed ? 1 : 0
     }
     sink?.finish(givenUp: givenUp)
@@ -180,6 +188,7 @@ public struct Scanner: Sendable {
       rules: rules, filesScanned: files.count, filesParsed: parsed, binaries: binaries,
       skippedFolders: found.skippedFolders, failPolicy: request.failPolicy)
     result.excludedNamedPaths = found.excludedNamed
+    result.inventory = inventory
     return result
   }
 

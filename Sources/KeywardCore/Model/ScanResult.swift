@@ -58,6 +58,9 @@ public struct ScanResult: Sendable {
   /// What was scanned, when, at which commit, with which settings; set by the command line for
   /// the reports that print it.
   public var record: ScanRecord?
+  /// The keychain items and LocalAuthentication gates of the files, in file order, when the scan
+  /// took an inventory (`ScanRequest.takesInventory`).
+  public var inventory = FileInventory()
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],
