@@ -85,8 +85,16 @@ import Testing
     // Reads are not writes.
     #expect(record(items, at: "Sources/Keychain/KeychainStore.swift", line: 37) == nil)
 
+    // The macOS file: one item in the file-based keychain, one in the data protection keychain.
+    let macKey = try #require(record(items, at: "Sources/Mac/MacVaultKeychain.swift", line: 20))
+    #expect(macKey["dataProtectionKeychain"] is NSNull)
+    let recovery = try #require(record(items, at: "Sources/Mac/MacVaultKeychain.swift", line: 51))
+    #expect(recovery["dataProtectionKeychain"] as? String == "true")
+
     let gates = records(document, "localAuthenticationGates")
-    #expect(gates.count == 5)
+    #expect(gates.count == 6)
+    let macGate = try #require(record(gates, at: "Sources/Mac/MacVaultKeychain.swift", line: 27))
+    #expect(macGate["binding"] as? String == "keychain-bound")
     let signIn = try #require(record(gates, at: "Sources/Auth/SignInViewModel.swift", line: 13))
     #expect(signIn["binding"] as? String == "keychain-bound")
     #expect((signIn["bindingNote"] as? String)?.contains("readRefreshToken(context:)") == true)
