@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeywardBinary
 import KeywardCore
 import KeywardReporters
 import KeywardRules
@@ -79,6 +80,12 @@ struct ScanCommand: KeywardCommand {
       valueName: "revision"))
   var baselineCommit: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Add, for each MASTG test the rules check (MASTG-TEST-0266, 0268, 0270, 0299), whether the app passes and the places that show it: a section of the text and HTML reports, an `evidence` array in JSON, run properties in SARIF. Reads the paths a second time to list what the code does right."
+    ))
+  var evidence = false
+
   /// For build systems that need a command to produce a file (the build-tool plugin): a Swift
   /// file holding only a comment, so it compiles to nothing and is never bundled as a resource.
   @Option(help: .hidden)
@@ -125,7 +132,8 @@ struct ScanCommand: KeywardCommand {
     }
     // Formats that can print findings file by file do so during the scan, so that memory does
     // not grow with the number of findings.
-    let streaming = reporter as? any StreamingReporter
+    // Evidence is judged from every finding, so those reports are written whole.
+    let streaming = evidence ? nil : reporter as? any StreamingReporter
     var spool: FindingSpool?
     var (result, _) = try scanOptions.scan(
       &io, configuration: configuration, failOrigins: failOrigins, contextLines: format.contextLines
@@ -138,6 +146,14 @@ struct ScanCommand: KeywardCommand {
     result.record = record
     // Streamed findings had the baseline applied file by file, in the spool.
     if let accept, spool == nil { result.findings = accept(result.findings) }
+    if evidence, result.filesScanned > 0 {
+      let scanner = Scanner(
+        rules: [InventoryCommand.gateRule(configuration)], wrappers: configuration.wrappers,
+        binaryAnalyzer: AppAnalyzer())
+      let inventory = try Inventory.take(
+        try scanOptions.request(configuration, failOrigins: failOrigins), with: scanner)
+      result.evidence = TestEvidence.assess(result, inventory: inventory)
+    }
     let counts = spool?.counts ?? result.counts
     let writeReport = { (write: (String) throws -> Void) throws in
       if let streaming, let spool {

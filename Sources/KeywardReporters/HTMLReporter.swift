@@ -42,6 +42,7 @@ public struct HTMLReporter: StreamingReporter {
     body += filter.form
     body += "</header>\n"
     if let record = result.record { body += Self.record(record, root: result.root) }
+    if let evidence = result.evidence { body += Self.evidence(evidence) }
     // Most severe rules first (as configured), catalogue order within a severity.
     let rules = result.rules.enumerated()
       .filter { counts.activeByRule[$0.element.metadata.id, default: 0] > 0 }
@@ -233,4 +234,18 @@ public struct HTMLReporter: StreamingReporter {
     mark{background:#ffd54f}.origin{background:#e0e0e0;border-radius:.4rem;padding:0 .4rem}.where,.meta{color:#555;margin:.2rem 0}.fix{color:#2e7d32}.note{color:#555}
     details{margin:.5rem 0}footer{color:#888;margin-top:2rem}.clean{color:#2e7d32;font-size:1.2rem}
     """
+  /// The MASTG tests the rules check: verdict, rules, and the places that show it.
+  static func evidence(_ evidence: [TestEvidence]) -> String {
+    var html = "<section><h2>MASTG evidence</h2><table><tr><th>Test</th><th>Verdict</th><th>Shown by</th></tr>"
+    for test in evidence {
+      html += "<tr><td><code>\(escape(test.test))</code><br>\(escape(test.title))</td>"
+      html += "<td>\(escape(test.verdict.rawValue))</td><td><ul>"
+      for place in test.places {
+        html += "<li><code>\(escape(place.path)):\(place.line)</code> \(escape(place.note))</li>"
+      }
+      if test.places.isEmpty { html += "<li>no code the scan read shows this subject</li>" }
+      html += "</ul>checked by \(escape(test.rules.joined(separator: ", ")))</td></tr>"
+    }
+    return html + "</table></section>\n"
+  }
 }

@@ -48,7 +48,21 @@ public struct JSONReporter: StreamingReporter {
       "errors": .array(result.errors.map(Self.json)),
       "binaries": .array(result.binaries.map(Self.json)),
     ]
-    try findings.writeArray(in: .object(report), indent: 2, to: output)
+    var document = report
+    if let evidence = result.evidence { document["evidence"] = .array(evidence.map(Self.json)) }
+    try findings.writeArray(in: .object(document), indent: 2, to: output)
+  }
+
+  /// One MASTG test's verdict and the places that show it.
+  static func json(_ evidence: TestEvidence) -> JSONValue {
+    .object([
+      "test": .string(evidence.test), "title": .string(evidence.title), "verdict": .string(evidence.verdict.rawValue),
+      "rules": .array(evidence.rules.map(JSONValue.string)),
+      "places": .array(
+        evidence.places.map {
+          .object(["note": .string($0.note), "path": .string($0.path), "line": .int($0.line)])
+        }),
+    ])
   }
 
   static func json(_ binary: BinarySummary) -> JSONValue {

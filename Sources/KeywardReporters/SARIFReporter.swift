@@ -31,7 +31,7 @@ public struct SARIFReporter: StreamingReporter {
   public func writeDocument(
     _ result: ScanResult, findings: PrintedFindings, to output: (String) throws -> Void
   ) throws {
-    let run: [String: JSONValue] = [
+    var run: [String: JSONValue] = [
       "tool": .object([
         "driver": .object([
           "name": .string("Keyward"),
@@ -50,6 +50,10 @@ public struct SARIFReporter: StreamingReporter {
         ])
       ]),
     ]
+    if let evidence = result.evidence {
+      // The MASTG tests checked, and whether the app passes them (`--evidence`).
+      run["properties"] = .object(["mastgEvidence": .array(evidence.map(JSONReporter.json))])
+    }
     let log: [String: JSONValue] = [
       "$schema": .string(Self.schemaURI),
       "version": .string("2.1.0"),

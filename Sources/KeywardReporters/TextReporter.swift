@@ -30,6 +30,7 @@ public struct TextReporter: StreamingReporter {
     }
     if !result.errors.isEmpty { out += "\n" }
     out += Self.binaries(result.binaries)
+    if let evidence = result.evidence { out += Self.evidence(evidence) }
     out += summary(result, findings) + "\n"
     try output(out)
   }
@@ -147,5 +148,14 @@ public struct TextReporter: StreamingReporter {
 
   func paint(_ text: String, _ color: Color) -> String {
     useColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+  }
+  /// The MASTG tests the rules check, with their verdicts and the places that show them.
+  static func evidence(_ evidence: [TestEvidence]) -> String {
+    var out = "MASTG evidence:\n"
+    for test in evidence {
+      out += "  \(test.test) \(test.title): \(test.verdict.rawValue)\n"
+      for place in test.places { out += "    \(place.path):\(place.line): \(place.note)\n" }
+    }
+    return out + "\n"
   }
 }

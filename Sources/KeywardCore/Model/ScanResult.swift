@@ -61,6 +61,8 @@ public struct ScanResult: Sendable {
   /// The keychain items and LocalAuthentication gates of the files, in file order, when the scan
   /// took an inventory (`ScanRequest.takesInventory`).
   public var inventory = FileInventory()
+  /// For each MASTG test the rules check, whether the app passes, when asked for (`--evidence`).
+  public var evidence: [TestEvidence]?
 
   public init(
     root: String, warnings: [String] = [], findings: [Finding], errors: [ScanIssue], rules: [ConfiguredRule],

@@ -7,7 +7,7 @@ public struct UnprotectedFileStorage: Rule {
     id: "swift.unprotected_file_storage",
     title: "File stored without data protection",
     severity: .high, confidence: .high, resource: "Information leak",
-    tags: ["CWE:311", "CWE:312", "MASWE:0006", "OWASP:2021:A2", "MASVS-STORAGE-1"],
+    tags: ["CWE:311", "CWE:312", "MASWE:0006", "OWASP:2021:A2", "MASVS-STORAGE-1", "MASTG-TEST-0299"],
     profile: .essential,
     description: """
       Files written with `FileProtectionType.none`, the `.noFileProtection` write option, \
