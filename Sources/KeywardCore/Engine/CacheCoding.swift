@@ -356,6 +356,7 @@ extension Finding {
       out.optional(handOff.sink) { $0.string($1.rawValue) }
       out.bool(handOff.isPropertyRead)
       out.bool(handOff.unlessEnrollmentIsChecked)
+      out.bool(handOff.unlessFaceIDUsageIsDeclared)
       out.optional(handOff.enclosingCall) { $1.write(to: &$0) }
     }
     out.string(origin.rawValue)
@@ -389,6 +390,7 @@ extension Finding {
           settledMessage: try reader.optionalString(),
           sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
           isPropertyRead: try reader.bool(), unlessEnrollmentIsChecked: try reader.bool(),
+          unlessFaceIDUsageIsDeclared: try reader.bool(),
           enclosingCall: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) })
       },
       origin: try reader.raw(CodeOrigin.self),

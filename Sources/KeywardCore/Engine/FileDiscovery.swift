@@ -95,6 +95,10 @@ public struct FileDiscovery {
     public var skippedFolders: [String]
     /// Paths named that an exclusion matched (`forceExclude`), relative to the root.
     public var excludedNamed: [String] = []
+    /// Info.plist and InfoPlist.strings files, Xcode projects' `project.pbxproj` and
+    /// `.xcconfig` files met on the way, relative to the root: where an app declares its usage
+    /// descriptions.
+    public var settingsFiles: [String] = []
   }
 
   /// The folder finding paths are relative to: the folder scanned, or the deepest folder
@@ -157,7 +161,8 @@ public struct FileDiscovery {
     }
     let files = walk.files.sorted { $0.relativePath < $1.relativePath }
     return Result(
-      files: files, issues: walk.issues, skippedFolders: Set(walk.skipped).sorted(), excludedNamed: walk.excludedNamed)
+      files: files, issues: walk.issues, skippedFolders: Set(walk.skipped).sorted(), excludedNamed: walk.excludedNamed,
+      settingsFiles: walk.settingsFiles.sorted())
   }
 
   /// The origin of a file at `relativePath`: configured, else by its path; third-party inside a
@@ -175,6 +180,7 @@ public struct FileDiscovery {
     var issues: [ScanIssue] = []
     var skipped: [String] = []
     var excludedNamed: [String] = []
+    var settingsFiles: [String] = []
     var seenFolders: Set<[UInt64]> = []
     /// Files by device and inode: one reached through links (or hard links) is read once.
     var seenFiles: Set<[UInt64]> = []
@@ -310,13 +316,23 @@ public struct FileDiscovery {
     /// a file that is not source. Exclusions, on the relative path, are checked apart. Skipped
     /// dependency folders are remembered, to be reported once.
     mutating func skipsEntry(named name: String, isFolder: Bool, relative: String) -> Bool {
-      guard isFolder else { return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name)) }
+      guard isFolder else {
+        if FileDiscovery.isSettingsFile(name), !isExcluded(relative) { settingsFiles.append(relative) }
+        return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
+      }
       guard FileDiscovery.skippedFolders.contains(name) else { return false }
       guard FileDiscovery.thirdPartyFolders.contains(name) else { return true }
       if discovery.includeThirdParty { return false }
       if !isExcluded(relative) { skipped.append(relative) }
       return true
     }
+  }
+
+  /// `Info.plist` (or `App-Info.plist`) and its `InfoPlist.strings`, `project.pbxproj`,
+  /// `*.xcconfig`.
+  static func isSettingsFile(_ name: String) -> Bool {
+    name == "Info.plist" || name.hasSuffix("-Info.plist") || name == "InfoPlist.strings" || name == "project.pbxproj"
+      || name.hasSuffix(".xcconfig")
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as

@@ -22,8 +22,10 @@ public struct HandOffSettler {
   /// Routes already worked out, by call and sink: many findings pass values to the same call.
   private let routes = RouteMemo()
   private let defaultConfidence: [String: Confidence]
+  private let faceIDUsage: FaceIDUsage
 
-  public init(facts: CallFacts, rules: [ConfiguredRule]) {
+  public init(facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown) {
+    self.faceIDUsage = faceIDUsage
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     propertyReadsByName = Dictionary(grouping: facts.contextPropertyReads, by: \.name)
@@ -57,6 +59,7 @@ public struct HandOffSettler {
       var settled = finding
       settled.handOff = nil
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
+      if handOff.unlessFaceIDUsageIsDeclared && faceIDUsage != .missing { return nil }
       guard let call = handOff.call else { return settled }
       if let sink = handOff.sink {
         return settle(settled, passedBy: call, to: sink)

@@ -147,7 +147,9 @@ public struct Scanner: Sendable {
     } else {
       for outcome in byFile { if let outcome { facts.append(outcome.facts) } }
     }
-    let settler = HandOffSettler(facts: facts, rules: rules)
+    let settler = HandOffSettler(
+      facts: facts, rules: rules,
+      faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }))
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues

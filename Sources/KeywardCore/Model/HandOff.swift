@@ -153,19 +153,23 @@ public struct HandOff: Sendable, Hashable {
   /// (`CallFacts.enrollmentChecks`): the app checks for new enrollments, in a place a
   /// finding about this gate cannot tie to it.
   public var unlessEnrollmentIsChecked: Bool
+  /// Stands only when the scanned folder has an app's settings (Info.plist, Xcode project,
+  /// `.xcconfig`) and none of them declares `NSFaceIDUsageDescription` (`FaceIDUsage`).
+  public var unlessFaceIDUsageIsDeclared: Bool
   /// For a value handed inside a value built for another call (`Vault(settings: .init(protection:
   /// value))`): that call, tried when `call` settles nothing.
   public var enclosingCall: CallShape?
 
   public init(
     call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
-    unlessEnrollmentIsChecked: Bool = false, enclosingCall: CallShape? = nil
+    unlessEnrollmentIsChecked: Bool = false, unlessFaceIDUsageIsDeclared: Bool = false, enclosingCall: CallShape? = nil
   ) {
     self.call = call
     self.settledMessage = settledMessage
     self.sink = sink
     self.isPropertyRead = isPropertyRead
     self.unlessEnrollmentIsChecked = unlessEnrollmentIsChecked
+    self.unlessFaceIDUsageIsDeclared = unlessFaceIDUsageIsDeclared
     self.enclosingCall = enclosingCall
   }
 }

@@ -15,7 +15,11 @@ public struct LocalAuthMissingReason: Rule {
       prompt tells the user they are approving. Keyward reports a reason that is, on every path \
       the file shows, an empty or blank string, or a placeholder (`"TODO"`, `"FIXME"`, \
       `"Reason"`, `"test"`, `"xxx"`, `"..."`), written directly or through a constant. A reason \
-      from `NSLocalizedString`, `String(localized:)` or a parameter is not judged.
+      from `NSLocalizedString`, `String(localized:)` or a parameter is not judged. It also reports \
+      a file's first evaluation of a policy Face ID can satisfy when the scanned folder holds an \
+      app's settings (Info.plist, `project.pbxproj`, `.xcconfig`) and none declares \
+      `NSFaceIDUsageDescription` (nor the `INFOPLIST_KEY_` build setting); a folder of sources \
+      only is not judged, nor is macOS-only code.
       """,
     rationale: """
       LocalAuthentication requires a non-empty reason and rejects an empty one at run time, so \
@@ -77,6 +81,7 @@ public struct LocalAuthMissingReason: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
+    reportMissingFaceIDUsage(context)
     let prompts =
       model.policyEvaluations.filter { !$0.isOverloadBody }.map(\.call)
       + model.index.calls(named: "authorize").filter {
@@ -96,6 +101,25 @@ public struct LocalAuthMissingReason: Rule {
           "This authentication prompt's reason is \(problem). \(consequence) Say what the authentication unlocks, in the user's language."
       )
     }
+  }
+
+  /// The file's first evaluation of a policy Face ID can satisfy (biometrics, or device owner
+  /// authentication), outside macOS-only code: it stands only when the scanned folder has an
+  /// app's settings and none declares `NSFaceIDUsageDescription` (settled after the scan).
+  static func reportMissingFaceIDUsage(_ context: RuleContext) {
+    let model = context.model
+    guard
+      let evaluation = model.policyEvaluations.first(where: { evaluation in
+        !evaluation.isOverloadBody && !TargetPlatform.isMacOSOnly(evaluation.call, in: model)
+          && (evaluation.policies.isEmpty || evaluation.policies.contains { [1, 2, 4].contains($0.rawValue) })
+      })
+    else { return }
+    let range = evaluation.reportRange
+    context.report(
+      start: range.start, end: range.end,
+      message:
+        "This evaluates a policy Face ID can satisfy, but no Info.plist, Xcode project or `.xcconfig` file in the scanned folder declares `NSFaceIDUsageDescription`: without it the system does not let the app use Face ID, and the request fails on Face ID devices. Add the key, saying what Face ID unlocks.",
+      handOff: HandOff(call: nil, settledMessage: nil, unlessFaceIDUsageIsDeclared: true))
   }
 
   /// "empty", "blank" or "the placeholder `TODO`" when every value the reason may have is one.

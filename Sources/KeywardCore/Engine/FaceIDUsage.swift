@@ -1,0 +1,47 @@
+import Foundation
+
+/// Whether the scanned folder's app settings declare `NSFaceIDUsageDescription`: in an
+/// Info.plist (XML or binary) or its `InfoPlist.strings`, or as the
+/// `INFOPLIST_KEY_NSFaceIDUsageDescription` build setting of an Xcode project or `.xcconfig`
+/// file that generates the Info.plist.
+public enum FaceIDUsage: Sendable, Hashable {
+  /// Some settings file declares it.
+  case declared
+  /// Settings files of an iOS app were found and none declares it.
+  case missing
+  /// No settings file of an iOS app was found (a folder of sources, a macOS app): nothing can
+  /// be said.
+  case unknown
+
+  /// Reads the settings files (at most 8 MiB each; unreadable ones count as saying nothing).
+  /// Missing only when some file shows an iOS app (`SDKROOT = iphoneos`, `LSRequiresIPhoneOS`,
+  /// UIKit launch keys): macOS apps do not need the key.
+  public static func read(_ absolutePaths: [String]) -> FaceIDUsage {
+    var showsIOSApp = false
+    let key = Array("NSFaceIDUsageDescription".utf8)
+    let iOSMarkers = [
+      "iphoneos", "LSRequiresIPhoneOS", "UILaunchStoryboardName", "UIApplicationSceneManifest",
+      "UISupportedInterfaceOrientations", "UIRequiredDeviceCapabilities",
+    ].map { Array($0.utf8) }
+    for path in absolutePaths {
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        let size = attributes[.size] as? Int, size <= 8 << 20,
+        let data = FileManager.default.contents(atPath: path)
+      else { continue }
+      let bytes = [UInt8](data)
+      if contains(bytes, key) { return .declared }
+      if !showsIOSApp { showsIOSApp = iOSMarkers.contains { contains(bytes, $0) } }
+    }
+    return showsIOSApp ? .missing : .unknown
+  }
+
+  private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, bytes.count >= needle.count else { return false }
+    var index = 0
+    while index <= bytes.count - needle.count {
+      if bytes[index] == first && bytes[index..<index + needle.count].elementsEqual(needle) { return true }
+      index += 1
+    }
+    return false
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KeywardCLI
+import KeywardCore
+import KeywardRules
+import Testing
+
+/// `swift.local_auth_missing_reason` for `NSFaceIDUsageDescription`: judged against the app
+/// settings in the scanned folder, after the whole scan.
+@Suite struct FaceIDUsageTests {
+  static let gate = """
+    import LocalAuthentication
+    func unlock(_ context: LAContext) {
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock your vault") { _, _ in }
+        context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Approve the payment") { _, _ in }
+    }
+    """
+
+  static func plist(_ keys: [String: String]) -> String {
+    let entries = keys.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined()
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict>\(entries)</dict></plist>"
+  }
+
+  /// The rule's findings in a folder holding `files` (also checks a cached scan agrees).
+  func findings(_ files: [String: String]) throws -> [Finding] {
+    try CrossFileContextTests.findings(files, rules: [LocalAuthMissingReason.metadata.id])
+  }
+
+  @Test func anAppWhoseInfoPlistLacksTheKeyIsToldOncePerFile() throws {
+    let found = try findings([
+      "App/Info.plist": Self.plist(["LSRequiresIPhoneOS": "true"]), "App/Unlock.swift": Self.gate,
+    ])
+    #expect(found.map(\.location.place) == ["App/Unlock.swift:3:13"])
+    #expect(found.first?.message.contains("NSFaceIDUsageDescription") == true)
+  }
+
+  @Test(arguments: [
+    // Declared in the Info.plist.
+    ["App/Info.plist": plist(["NSFaceIDUsageDescription": "Unlock your vault"]), "App/Unlock.swift": gate],
+    // Declared as a build setting of the Xcode project that generates the Info.plist.
+    [
+      "App.xcodeproj/project.pbxproj": "INFOPLIST_KEY_NSFaceIDUsageDescription = \"Unlock your vault\";",
+      "App/Unlock.swift": gate,
+    ],
+    // Translated in InfoPlist.strings.
+    [
+      "App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]),
+      "App/en.lproj/InfoPlist.strings": "\"NSFaceIDUsageDescription\" = \"Unlock your vault\";",
+      "App/Unlock.swift": gate,
+    ],
+    // A macOS app's project.
+    ["App.xcodeproj/project.pbxproj": "SDKROOT = macosx;", "App/Unlock.swift": gate],
+    // A folder of sources only: nothing to judge.
+    ["App/Unlock.swift": gate],
+    // macOS code does not need it.
+    ["App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]), "App/Unlock.swift": "import AppKit\n" + gate],
+  ])
+  func nothingIsReportedWhereTheKeyIsDeclaredOrCannotBeKnown(_ files: [String: String]) throws {
+    #expect(try findings(files).isEmpty)
+  }
+}
