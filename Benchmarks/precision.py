@@ -394,6 +394,9 @@ def main(argv=None):
     tool = None
     scan_errors = {}
     files_scanned = 0
+    # Labels of rules this profile does not run (strict-only rules in a standard run) are
+    # neither matched nor counted as lost.
+    rules_run = set()
     for repo, _ in to_scan:
         scan = scans[repo]
         if scan.report is None:
@@ -401,12 +404,13 @@ def main(argv=None):
         scanned.add(repo)
         tool = tool or scan.report.get("tool")
         files_scanned += int((scan.report.get("summary") or {}).get("filesScanned") or 0)
+        rules_run.update((scan.report.get("summary") or {}).get("rules") or [])
         if scan.report.get("errors"):
             scan_errors[repo] = scan.report["errors"]
         for raw in scan.report["findings"]:
             findings.append(Finding(repo, raw))
 
-    relevant_labels = [l for l in labels if l.repo in scanned]
+    relevant_labels = [l for l in labels if l.repo in scanned and (not rules_run or l.rule in rules_run)]
     match(findings, relevant_labels)
 
     failing = [f for f in findings if f.failing]
