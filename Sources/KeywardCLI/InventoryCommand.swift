@@ -65,9 +65,7 @@ struct InventoryCommand: KeywardCommand {
     request.includes = configuration.includes
     request.origins = OriginOverrides(configuration.origins)
     request.includeThirdParty = configuration.includeThirdParty
-    let scanner = Scanner(
-      rules: [Self.gateRule(configuration)], wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
-    let inventory = try Inventory.take(request, with: scanner)
+    let inventory = try Inventory.take(request, with: Self.scanner(configuration))
     if inventory.filesScanned == 0 {
       throw UsageError(ScanOptions.noFilesMessage(targets, errors: inventory.errors))
     }
@@ -95,6 +93,11 @@ struct InventoryCommand: KeywardCommand {
 
   /// The rule that settles, across files, whether a gate whose context leaves its file is
   /// event-bound; run with the configuration's options whatever its profile says.
+  /// The scanner an inventory takes: it runs only the rule that settles gates across files.
+  static func scanner(_ configuration: Configuration) -> KeywardCore.Scanner {
+    Scanner(rules: [gateRule(configuration)], wrappers: configuration.wrappers, binaryAnalyzer: AppAnalyzer())
+  }
+
   static func gateRule(_ configuration: Configuration) -> ConfiguredRule {
     let rule = EventBoundBiometricAuth.self
     return ConfiguredRule(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeywardBinary
 import KeywardCore
 import KeywardReporters
 import KeywardRules
@@ -147,11 +146,8 @@ struct ScanCommand: KeywardCommand {
     // Streamed findings had the baseline applied file by file, in the spool.
     if let accept, spool == nil { result.findings = accept(result.findings) }
     if evidence, result.filesScanned > 0 {
-      let scanner = Scanner(
-        rules: [InventoryCommand.gateRule(configuration)], wrappers: configuration.wrappers,
-        binaryAnalyzer: AppAnalyzer())
       let inventory = try Inventory.take(
-        try scanOptions.request(configuration, failOrigins: failOrigins), with: scanner)
+        try scanOptions.request(configuration, failOrigins: failOrigins), with: InventoryCommand.scanner(configuration))
       result.evidence = TestEvidence.assess(result, inventory: inventory)
     }
     let counts = spool?.counts ?? result.counts
