@@ -35,6 +35,7 @@ public let allRules: [any Rule.Type] = [
   ObjCCleartextStoragePreferences.self,
   ObjCConflictingAttributes.self,
   ObjCHardcodedKeychainSecret.self,
+  ObjCLocalAuthMissingReason.self,
   BinaryWeakKeychainAccessibility.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

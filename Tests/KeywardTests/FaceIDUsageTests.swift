@@ -22,7 +22,8 @@ import Testing
 
   /// The rule's findings in a folder holding `files` (also checks a cached scan agrees).
   func findings(_ files: [String: String]) throws -> [Finding] {
-    try CrossFileContextTests.findings(files, rules: [LocalAuthMissingReason.metadata.id])
+    try CrossFileContextTests.findings(
+      files, rules: [LocalAuthMissingReason.metadata.id, ObjCLocalAuthMissingReason.metadata.id])
   }
 
   @Test func anAppWhoseInfoPlistLacksTheKeyIsToldOncePerFile() throws {
@@ -31,6 +32,18 @@ import Testing
     ])
     #expect(found.map(\.location.place) == ["App/Unlock.swift:3:13"])
     #expect(found.first?.message.contains("NSFaceIDUsageDescription") == true)
+  }
+
+  @Test func anObjectiveCGateIsToldToo() throws {
+    let gate = """
+      [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {}];
+      """
+    let found = try findings(["App/Info.plist": Self.plist(["LSRequiresIPhoneOS": "true"]), "App/Unlock.m": gate])
+    #expect(found.map(\.location.place) == ["App/Unlock.m:1:10"])
+    let mac = try findings([
+      "App/Info.plist": Self.plist(["LSRequiresIPhoneOS": "true"]), "App/Unlock.m": "#import <Cocoa/Cocoa.h>\n" + gate,
+    ])
+    #expect(mac.isEmpty)
   }
 
   @Test(arguments: [

@@ -92,7 +92,7 @@ import Testing
     #expect(recovery["dataProtectionKeychain"] as? String == "true")
 
     let gates = records(document, "localAuthenticationGates")
-    #expect(gates.count == 6)
+    #expect(gates.count == 7)
     let macGate = try #require(record(gates, at: "Sources/Mac/MacVaultKeychain.swift", line: 27))
     #expect(macGate["binding"] as? String == "keychain-bound")
     let signIn = try #require(record(gates, at: "Sources/Auth/SignInViewModel.swift", line: 13))

@@ -91,15 +91,7 @@ public struct LocalAuthMissingReason: Rule {
       guard let reason = SyntaxFacts.argument(call, labeled: "localizedReason"),
         let problem = problem(with: reason, model: model)
       else { continue }
-      let consequence =
-        problem.hasPrefix("the placeholder")
-        ? "The prompt shows it and tells the user nothing about what they approve."
-        : "LocalAuthentication rejects a reason without text at run time, so the gate fails instead of prompting."
-      context.report(
-        reason,
-        message:
-          "This authentication prompt's reason is \(problem). \(consequence) Say what the authentication unlocks, in the user's language."
-      )
+      context.report(reason, message: message(for: problem))
     }
   }
 
@@ -117,8 +109,7 @@ public struct LocalAuthMissingReason: Rule {
     let range = evaluation.reportRange
     context.report(
       start: range.start, end: range.end,
-      message:
-        "This evaluates a policy Face ID can satisfy, but no Info.plist, Xcode project or `.xcconfig` file in the scanned folder declares `NSFaceIDUsageDescription`: without it the system does not let the app use Face ID, and the request fails on Face ID devices. Add the key, saying what Face ID unlocks.",
+      message: missingFaceIDUsageMessage,
       handOff: HandOff(call: nil, settledMessage: nil, unlessFaceIDUsageIsDeclared: true))
   }
 
@@ -127,15 +118,22 @@ public struct LocalAuthMissingReason: Rule {
     let values = model.resolver.values(of: reason)
     let texts = values.compactMap { SyntaxFacts.stringLiteralValue($0.expression) }
     guard !values.isEmpty, texts.count == values.count else { return nil }
+    return problem(withTexts: texts)
+  }
+
+  /// What is wrong with a reason that may be any of `texts`, if every one of them is empty,
+  /// blank or a placeholder.
+  static func problem(withTexts texts: [String]) -> String? {
     var problems: [String] = []
     for text in texts {
       let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      let word = trimmed.lowercased()
       if text.isEmpty {
         problems.append("empty")
       } else if trimmed.isEmpty {
         problems.append("blank")
-      } else if placeholders.contains(trimmed.lowercased())
-        || placeholders.contains(trimmed.lowercased().trimmingCharacters(in: .punctuationCharacters))
+      } else if placeholders.contains(word)
+        || placeholders.contains(word.trimmingCharacters(in: .punctuationCharacters))
       {
         problems.append("the placeholder `\(trimmed)`")
       } else {
@@ -144,4 +142,17 @@ public struct LocalAuthMissingReason: Rule {
     }
     return problems.first
   }
+
+  /// The message for a reason with `problem`.
+  static func message(for problem: String) -> String {
+    let consequence =
+      problem.hasPrefix("the placeholder")
+      ? "The prompt shows it and tells the user nothing about what they approve."
+      : "LocalAuthentication rejects a reason without text at run time, so the gate fails instead of prompting."
+    return
+      "This authentication prompt's reason is \(problem). \(consequence) Say what the authentication unlocks, in the user's language."
+  }
+
+  static let missingFaceIDUsageMessage =
+    "This evaluates a policy Face ID can satisfy, but no Info.plist, Xcode project or `.xcconfig` file in the scanned folder declares `NSFaceIDUsageDescription`: without it the system does not let the app use Face ID, and the request fails on Face ID devices. Add the key, saying what Face ID unlocks."
 }
