@@ -36,6 +36,7 @@ public let allRules: [any Rule.Type] = [
   ObjCConflictingAttributes.self,
   ObjCHardcodedKeychainSecret.self,
   ObjCLocalAuthMissingReason.self,
+  ObjCAppGroupSecretStorage.self,
   BinaryWeakKeychainAccessibility.self,
   BinaryEventBoundAuth.self,
   BinaryWeakBiometricACL.self,

@@ -27,4 +27,10 @@
     }];
 }
 
+// The share extension reads the session from the App Group container.
+- (void)publishSessionToken:(NSData *)sessionToken {
+    NSURL *shared = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:@"group.com.example.vault"];
+    [sessionToken writeToURL:[shared URLByAppendingPathComponent:@"session_token"] atomically:YES];
+}
+
 @end
