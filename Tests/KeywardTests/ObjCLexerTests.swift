@@ -26,6 +26,22 @@ import Testing
       ])
   }
 
+  /// Objective-C++ (`.mm`): digit separators are not character literals, and templates,
+  /// scopes and lambdas leave the tokens after them intact.
+  @Test func objectiveCPlusPlusLexesRight() {
+    let source = """
+      static const long limit = 1'000'000; auto mask = 0x1'00; a;
+      namespace vault { template <typename T> struct Box { T value; }; }
+      std::map<std::string, std::vector<int>> table; b;
+      auto f = [&, self](int x) -> int { return std::max<int>(x, 0); }; c;
+      """
+    let tokens = ObjCLexer(bytes: Array(source.utf8)).tokens()
+    #expect(!tokens.contains { $0.kind == .character })
+    #expect(tokens.filter { $0.kind == .number }.map(\.text) == ["1'000'000", "0x1'00", "0"])
+    let names = identifiers(source)
+    #expect(["a", "b", "c", "namespace", "template", "typename", "self", "max"].allSatisfy(names.contains))
+  }
+
   @Test func preprocessorLinesAreOneTokenAndDefinesAreRead() {
     let source =
       "#define FLAGS (kSecAccessControlBiometryAny | \\\n    kSecAccessControlPrivateKeyUsage)\nint x = FLAGS;\n"
