@@ -43,8 +43,20 @@ extension ObjCModel {
   /// with `|`, plain integers, `1 << n`) and UICKeyChainStore's policy constants, with the token
   /// that carries each.
   public var accessControlFlags: [(token: ObjCToken, flags: [AccessControlFlag], fromInteger: Bool)] {
-    var found: [(ObjCToken, [AccessControlFlag], Bool)] = []
-    for call in calls(named: "SecAccessControlCreateWithFlags") where call.arguments.count > 2 {
+    var found = accessControlCreations.flatMap(\.self)
+    for token in tokens where token.kind == .identifier {
+      if let name = Self.wrapperPolicies[token.text], let flag = AccessControlFlag.named(name) {
+        found.append((token, [flag], false))
+      }
+    }
+    return found
+  }
+
+  /// The flags of each `SecAccessControlCreateWithFlags` call (`kSecAccessControl...` constants,
+  /// plain integers, `1 << n`, through `#define`s, `const`s, locals and helpers), one list per call.
+  public var accessControlCreations: [[(token: ObjCToken, flags: [AccessControlFlag], fromInteger: Bool)]] {
+    calls(named: "SecAccessControlCreateWithFlags").filter { $0.arguments.count > 2 }.map { call in
+      var found: [(ObjCToken, [AccessControlFlag], Bool)] = []
       let expanded = expand(call.arguments[2])
       var index = 0
       while index < expanded.count {
@@ -63,13 +75,8 @@ extension ObjCModel {
         }
         index += 1
       }
+      return found
     }
-    for token in tokens where token.kind == .identifier {
-      if let name = Self.wrapperPolicies[token.text], let flag = AccessControlFlag.named(name) {
-        found.append((token, [flag], false))
-      }
-    }
-    return found
   }
 
   private func isAccessibilityKey(_ key: [ObjCToken]) -> Bool {

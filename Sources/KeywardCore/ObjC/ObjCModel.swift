@@ -25,6 +25,9 @@ public final class ObjCModel {
   /// SecAccessControlCreateFlags kFlags = ...;`), by name, as token lists.
   public private(set) lazy var constants: [String: [ObjCToken]] = collectConstants()
 
+  /// The file's keychain dictionaries, with what the file does with each (`ObjCKeychainItems.swift`).
+  public private(set) lazy var keychainDictionaries: [ObjCKeychainDictionary] = collectKeychainDictionaries()
+
   /// The tokens with every name of a file constant replaced by its value, every local by the
   /// values assigned to it earlier in its body, and every call of an argument-less method or
   /// function of the file (`[self accessFlags]`, `accessFlags()`) by what it returns,

@@ -1,0 +1,95 @@
+import KeywardCore
+
+/// `swift.keychain_item_migratable` for Objective-C sources.
+public struct ObjCItemMigratable: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = ItemMigratable.metadata.objcTwin(
+    description: """
+      Accessibility classes without `ThisDeviceOnly` (`kSecAttrAccessibleWhenUnlocked`, \
+      `kSecAttrAccessibleAfterFirstUnlock`, or their raw values) as the `kSecAttrAccessible` value \
+      of a dictionary the file stores (`SecItemAdd`, the attributes of `SecItemUpdate`, key \
+      generation, or one that leaves the file's view), in `@{ ... }`, `setObject:forKey:`, \
+      `query[key] = ...` or `CFDictionaryAddValue`, and as the protection of \
+      `SecAccessControlCreateWithFlags`, through `#define`s and `const`s. A search stores nothing; \
+      the deprecated `Always` classes are left to `objc.weak_keychain_accessibility`.
+      """,
+    vulnerableExample: """
+      NSDictionary *query = @{(__bridge id)kSecValueData: tokenData,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAfterFirstUnlock};
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """,
+    fixedExample: """
+      NSDictionary *query = @{(__bridge id)kSecValueData: tokenData,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly};
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """)
+
+  public static let examples = RuleExamples(
+    flagged: [
+      RuleExample(
+        """
+        - (void)save {
+            NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessible: (__bridge id)↓kSecAttrAccessibleAfterFirstUnlock};
+            SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        }
+        """, profile: .strict),
+      RuleExample(
+        "SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, ↓kSecAttrAccessibleWhenUnlocked, kSecAccessControlBiometryCurrentSet, NULL);",
+        profile: .strict),
+      RuleExample(
+        """
+        - (void)update:(NSData *)data {
+            NSMutableDictionary *changes = [NSMutableDictionary dictionary];
+            [changes setObject:data forKey:(__bridge id)kSecValueData];
+            [changes setObject:(__bridge id)↓kSecAttrAccessibleWhenUnlocked forKey:(__bridge id)kSecAttrAccessible];
+            SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes);
+        }
+        """, profile: .strict),
+    ],
+    clean: [
+      RuleExample(
+        """
+        NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+      RuleExample(
+        """
+        NSDictionary *lookup = @{(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked, (__bridge id)kSecReturnData: @YES};
+        SecItemCopyMatching((__bridge CFDictionaryRef)lookup, &result);
+        """, profile: .strict),
+      RuleExample(
+        """
+        NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAlways};
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessible"] }
+
+  public static func check(_ context: RuleContext) {
+    let objc = context.objc
+    var values = objc.keychainDictionaries.filter(\.mayStore).flatMap {
+      $0.values(forKey: "kSecAttrAccessible", in: objc)
+    }
+    values += objc.calls(named: "SecAccessControlCreateWithFlags").compactMap {
+      $0.arguments.count > 1 ? $0.arguments[1] : nil
+    }
+    for token in values.flatMap({ objc.expand($0) }) {
+      let accessibility: AccessibilityClass?
+      if token.kind == .identifier {
+        accessibility = AccessibilityClass.named(token.text)
+      } else if token.kind == .string {
+        accessibility = AccessibilityClass.all.first { $0.rawValue == token.text }
+      } else {
+        accessibility = nil
+      }
+      guard let accessibility, !accessibility.isThisDeviceOnly, !accessibility.isDeprecated else { continue }
+      let fixed = accessibility.name + "ThisDeviceOnly"
+      context.report(
+        token,
+        message:
+          "`\(accessibility.name)` lets this secret travel in backups and restore onto another device, which can then act as this one. Use `\(fixed)`."
+      )
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import KeywardCore
+
+/// `swift.keychain_status_unchecked` for Objective-C sources.
+public struct ObjCStatusUnchecked: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = StatusUnchecked.metadata.objcTwin(
+    description: """
+      `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` called as a statement (also after \
+      `if (...)`, `else` or a `(void)` cast), or whose `OSStatus` goes into a local of the method \
+      that nothing reads afterwards (a read earlier in a loop around the call, or in a block, \
+      counts). A status kept in an ivar, a property or an out-parameter is not judged. \
+      `SecItemDelete` before an add is best effort and is reported only with `includeDelete`.
+      """,
+    vulnerableExample: """
+      SecItemDelete((__bridge CFDictionaryRef)query);
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """,
+    fixedExample: """
+      SecItemDelete((__bridge CFDictionaryRef)query);
+      OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      if (status != errSecSuccess) { return NO; }
+      """)
+
+  public static let options = StatusUnchecked.options
+
+  public static let examples = RuleExamples(
+    flagged: [
+      "- (void)save { ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL); }",
+      "- (void)save { (void)↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
+      "- (void)load { CFTypeRef result = NULL; if (query) ↓SecItemCopyMatching((__bridge CFDictionaryRef)query, &result); }",
+      RuleExample(
+        "- (void)remove { ↓SecItemDelete((__bridge CFDictionaryRef)query); }", options: ["includeDelete": .bool(true)]),
+      """
+      - (void)store {
+          OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          if (status == errSecDuplicateItem) {
+              SecItemDelete((__bridge CFDictionaryRef)query);
+              status = ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          }
+      }
+      """,
+      "- (void)save { OSStatus status = ↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
+    ],
+    clean: [
+      "- (OSStatus)add { OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL); return status; }",
+      """
+      - (BOOL)store {
+          OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          if (status == errSecDuplicateItem) { status = SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }
+          return status == errSecSuccess;
+      }
+      """,
+      """
+      - (void)retry {
+          OSStatus status = errSecSuccess;
+          do { status = SecItemAdd((__bridge CFDictionaryRef)query, NULL); } while (status == errSecInteractionNotAllowed);
+      }
+      """,
+      """
+      - (void)add:(OSStatus *)outStatus {
+          _lastStatus = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          self.lastStatus = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          *outStatus = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      }
+      """,
+      "if (SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes) != errSecSuccess) { return; }",
+      "return SecItemCopyMatching((__bridge CFDictionaryRef)query, &result) == errSecSuccess;",
+      "SecItemDelete((__bridge CFDictionaryRef)query);",
+      "OSStatus SecItemAdd(CFDictionaryRef attributes, CFTypeRef *result);",
+      "// SecItemAdd((__bridge CFDictionaryRef)query, NULL);",
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItem"] }
+
+  public static func check(_ context: RuleContext) {
+    var names: Set<String> = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching"]
+    if context.options.bool("includeDelete") { names.insert("SecItemDelete") }
+    for ignored in context.objc.ignoredStatuses(of: names) {
+      let how = ignored.unreadVariable.map { "goes into `\($0)`, which nothing reads after this call" } ?? "is ignored"
+      context.report(ignored.call, message: StatusUnchecked.message(for: ignored.call.text, ignored: how))
+    }
+  }
+}
