@@ -79,4 +79,23 @@ static const SecAccessControlCreateFlags VLTBiometricFlags = 2;
     [backup writeToFile:path options:NSDataWritingFileProtectionNone error:&error];
 }
 
+- (void)storeRefreshToken:(NSData *)token {
+    NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
+    attributes[(__bridge id)kSecClass] = (__bridge id)kSecClassGenericPassword;
+    attributes[(__bridge id)kSecAttrAccount] = @"refreshToken";
+    attributes[(__bridge id)kSecValueData] = token;
+    // Signed in on the iPad too, without a second login.
+    attributes[(__bridge id)kSecAttrSynchronizable] = (__bridge id)kCFBooleanTrue;
+    attributes[(__bridge id)kSecAttrAccessible] = (__bridge id)kSecAttrAccessibleAfterFirstUnlock;
+    SecItemDelete((__bridge CFDictionaryRef)attributes);
+    SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+}
+
+- (SecAccessControlRef)recoveryAccess {
+    // Face ID, or the passcode when it fails.
+    return SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                           kSecAccessControlBiometryCurrentSet | kSecAccessControlOr | kSecAccessControlDevicePasscode,
+                                           NULL);
+}
+
 @end
