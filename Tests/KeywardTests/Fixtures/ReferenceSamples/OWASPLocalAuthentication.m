@@ -39,7 +39,7 @@ void saveItem(void) {
         (__bridge id)kSecAttrAccessControl: (__bridge_transfer id)sacRef };
 
     // 3. save item
-    OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, nil);
+    OSStatus status = ↓SecItemAdd((__bridge CFDictionaryRef)query, nil);
 }
 
 void readItem(void) {
@@ -50,5 +50,5 @@ void readItem(void) {
         (__bridge id)↓kSecUseOperationPrompt: @"Please, pass authorisation to enter this area" };
 
     CFTypeRef queryResult = NULL;
-    OSStatus status = SecItemCopyMatching((__bridge CFDictionaryRef)query, &queryResult);
+    OSStatus status = ↓SecItemCopyMatching((__bridge CFDictionaryRef)query, &queryResult);
 }
