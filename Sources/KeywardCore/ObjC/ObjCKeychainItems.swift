@@ -120,15 +120,7 @@ struct ObjCDictionaryBuilder {
       && !notTypes.contains(tokens[position - 2].text)
   }
 
-  func body(holding index: Int) -> Int? {
-    var low = 0
-    var high = bodies.count
-    while low < high {
-      let middle = (low + high) / 2
-      if bodies[middle].upperBound <= index { low = middle + 1 } else { high = middle }
-    }
-    return low < bodies.count && bodies[low].contains(index) ? low : nil
-  }
+  func body(holding index: Int) -> Int? { bodies.indexOfRange(containing: index) }
 
   /// The group key of the variable `name` used at `index`: its body's when declared there.
   func key(of name: String, at index: Int) -> String {

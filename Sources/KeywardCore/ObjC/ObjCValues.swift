@@ -39,15 +39,7 @@ struct ObjCValueSources {
     return earlier.isEmpty ? nil : earlier
   }
 
-  private func bodyIndex(holding offset: Int) -> Int? {
-    var low = 0
-    var high = bodies.count
-    while low < high {
-      let middle = (low + high) / 2
-      if bodies[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
-    }
-    return low < bodies.count && bodies[low].contains(offset) ? low : nil
-  }
+  private func bodyIndex(holding offset: Int) -> Int? { bodies.indexOfRange(containing: offset) }
 
   private mutating func collectAssignments(in body: Range<Int>, of tokens: [ObjCToken], number: Int) {
     // `=` and `|=` (two tokens), not `==`, `!=`, `<=`, `>=`.
@@ -152,5 +144,18 @@ extension ObjCModel {
   /// Ends one expansion: nothing read across it joins two of them.
   private static func separator(at offset: Int) -> ObjCToken {
     ObjCToken(kind: .punctuation, start: offset, end: offset, text: ";")
+  }
+}
+
+extension Array where Element == Range<Int> {
+  /// The index of the range holding `value`, in ranges sorted and not overlapping (binary search).
+  func indexOfRange(containing value: Int) -> Int? {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle].upperBound <= value { low = middle + 1 } else { high = middle }
+    }
+    return low < count && self[low].contains(value) ? low : nil
   }
 }
