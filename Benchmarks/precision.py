@@ -20,7 +20,8 @@ Scans every repository of Benchmarks/realworld/manifest.tsv that is checked out 
 A label matches a finding with the same repository, path and rule on the same line; failing
 that, the closest label of the same repository, path and rule within 5 lines that no finding
 matched exactly. Each label matches at most one finding, so two findings of one rule on one line
-need two label rows.
+need two label rows. A label whose reason starts with "[strict]" is a finding only the strict
+profile reports: other profiles neither match nor miss it.
 
 Exit status: 0, or with --check 1 when a rule with at least 5 labelled failing findings has a
 precision below 0.9, a true-positive label disappeared, or a repository could not be scanned;
@@ -70,12 +71,17 @@ def normal_path(path):
 
 
 class Label:
-    __slots__ = ("repo", "path", "line", "rule", "verdict", "reason", "source_line", "finding")
+    __slots__ = ("repo", "path", "line", "rule", "verdict", "reason", "source_line", "finding", "strict_only")
 
     def __init__(self, repo, path, line, rule, verdict, reason, source_line):
         self.repo, self.path, self.line, self.rule = repo, path, line, rule
         self.verdict, self.reason, self.source_line = verdict, reason, source_line
         self.finding = None
+        # A finding only the strict profile reports (of a rule that standard runs too).
+        self.strict_only = reason.startswith(STRICT_MARK)
+
+
+STRICT_MARK = "[strict]"
 
 
 def read_labels(path, warnings):
@@ -410,7 +416,11 @@ def main(argv=None):
         for raw in scan.report["findings"]:
             findings.append(Finding(repo, raw))
 
-    relevant_labels = [l for l in labels if l.repo in scanned and (not rules_run or l.rule in rules_run)]
+    relevant_labels = [
+        l for l in labels
+        if l.repo in scanned and (not rules_run or l.rule in rules_run)
+        and (args.profile == "strict" or not l.strict_only)
+    ]
     match(findings, relevant_labels)
 
     failing = [f for f in findings if f.failing]

@@ -184,7 +184,10 @@ import Testing
     #expect(algorithmProperties["executionEnvironment"] as? String == "hardware")
 
     let gate = try #require(
-      components.first { occurrence($0)?["location"] as? String == "Sources/Auth/AppLockController.swift" })
+      components.first {
+        occurrence($0)?["location"] as? String == "Sources/Auth/AppLockController.swift"
+          && properties($0).contains { $0.0 == "keyward:binding" }
+      })
     #expect(gate["name"] as? String == "LocalAuthentication")
     #expect(properties(gate).contains { $0 == ("keyward:binding", "event-bound") })
   }

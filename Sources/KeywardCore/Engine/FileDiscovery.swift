@@ -7,7 +7,7 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// decides, when asked.
   public init(
     absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin? = nil,
-    originIsConfigured: Bool = false, library: LibraryLayout? = nil
+    originIsConfigured: Bool = false, library: LibraryLayout? = nil, projectPlatform: ProjectPlatform = .unspecified
   ) {
     self.absolutePath = absolutePath
     self.relativePath = relativePath
@@ -16,7 +16,11 @@ public struct DiscoveredFile: Sendable, Hashable {
     self.givenOrigin = origin
     self.originIsConfigured = originIsConfigured
     self.library = library
+    self.projectPlatform = projectPlatform
   }
+
+  /// The platforms the file's project builds it for, as its nearest manifest declares them.
+  public var projectPlatform: ProjectPlatform
 
   /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
   public var kind: Kind
@@ -188,6 +192,8 @@ public struct FileDiscovery {
     var namedInDependency = false
     /// The innermost library repository being walked (`LibraryLayout`).
     var library: LibraryLayout?
+    /// What the nearest project manifest above says the code is built for.
+    var projectPlatform = ProjectPlatform.unspecified
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -218,7 +224,7 @@ public struct FileDiscovery {
       let (origin, configured) = discovery.givenOrigin(of: relative, namedInDependency: namedInDependency)
       return DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
-        originIsConfigured: configured, library: library)
+        originIsConfigured: configured, library: library, projectPlatform: projectPlatform)
     }
 
     /// `name` is nil for paths named on the command line; `type` is the folder listing's
@@ -305,8 +311,17 @@ public struct FileDiscovery {
       {
         library = layout
       }
-      defer { library = outerLibrary }
+      let outerPlatform = projectPlatform
+      let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
+      if let declared, declared.scope.isEmpty { projectPlatform = declared.0 }
+      defer {
+        library = outerLibrary
+        projectPlatform = outerPlatform
+      }
       for entry in entries.sorted(by: { $0.name < $1.name }) {
+        if let declared, !declared.scope.isEmpty {
+          projectPlatform = entry.name == declared.scope ? declared.0 : outerPlatform
+        }
         let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
         visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
       }

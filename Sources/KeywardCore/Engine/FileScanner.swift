@@ -114,11 +114,14 @@ public struct FileScanner: Sendable {
       ])
     }
     guard let cache, inventoryTokens == nil else {
-      return excerpted(Self.placed(scan(bytes: bytes, path: path), in: file), bytes: bytes)
+      return excerpted(
+        Self.placed(scan(bytes: bytes, path: path, platform: file.projectPlatform), in: file), bytes: bytes)
     }
-    let key = ScanCache.key(path: path, bytes: bytes)
+    // The project's platforms change findings without the file changing: they are part of the key.
+    let keyedPath = file.projectPlatform == .macOSOnly ? path + "\u{0}macOS" : path
+    let key = ScanCache.key(path: keyedPath, bytes: bytes)
     if let known = cache.outcome(forKey: key) { return excerpted(Self.placed(known, in: file), bytes: bytes) }
-    let outcome = scan(bytes: bytes, path: path)
+    let outcome = scan(bytes: bytes, path: path, platform: file.projectPlatform)
     cache.store(outcome, forKey: key)
     return excerpted(Self.placed(outcome, in: file), bytes: bytes)
   }
@@ -194,8 +197,9 @@ public struct FileScanner: Sendable {
     return facts
   }
 
-  /// Scans source text given as bytes, as if it were the file at `path`.
-  public func scan(bytes: [UInt8], path: String) -> FileOutcome {
+  /// Scans source text given as bytes, as if it were the file at `path` of a project built for
+  /// `platform`.
+  public func scan(bytes: [UInt8], path: String, platform: ProjectPlatform = .unspecified) -> FileOutcome {
     if SourceText.looksBinary(bytes) {
       return FileOutcome(issues: [
         ScanIssue(path: path, kind: .binary, message: "skipped: binary data, not source text")
@@ -248,6 +252,7 @@ public struct FileScanner: Sendable {
       }
       if hasDirectives { directives = SuppressionDirective.directives(in: tree, text: text) }
       let model = SemanticModel(tree: tree, wrappers: wrappers)
+      model.projectPlatform = platform
       makeContext = { RuleContext(model: model, options: $0) }
       place = {
         Self.placing(
@@ -264,6 +269,7 @@ public struct FileScanner: Sendable {
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
+      model.projectPlatform = platform
       makeContext = { RuleContext(objc: model, options: $0) }
       place = {
         Self.placing(

@@ -9,6 +9,12 @@ public struct ObjCKeychainDictionary {
   public var roles: Set<QueryRole> = []
   /// Where it goes, as far as the file shows.
   public var storage: QueryStorage = .unknown
+  /// Whether every entry it can hold is in view: it starts as a literal or an empty dictionary,
+  /// takes entries only by keyed writes and literals, and is handed to no function but Security
+  /// calls (which only read it). The counterpart of `SemanticModel.isFullySeen`.
+  public var isFullySeen = false
+  /// Where it starts (byte offsets): its literal, or the expression making the empty dictionary.
+  public var origin: Range<Int>?
 
   /// Whether its attributes may end up on a stored item: a dictionary only given to
   /// `SecItemCopyMatching` / `SecItemDelete` (or an update's match query), only compared, or
@@ -26,7 +32,8 @@ extension ObjCModel {
   static let rawKeychainKeys: [String: String] = [
     "kSecAttrSynchronizable": "sync", "kSecAttrAccessible": "pdmn", "kSecAttrAccount": "acct",
     "kSecAttrService": "svce", "kSecAttrLabel": "labl", "kSecAttrKeyClass": "kcls", "kSecValueData": "v_Data",
-    "kSecAttrApplicationTag": "atag",
+    "kSecAttrApplicationTag": "atag", "kSecAttrAccessControl": "accc", "kSecClass": "class", "kSecValueRef": "v_Ref",
+    "kSecUseDataProtectionKeychain": "nleg",
   ]
 
   /// Whether `key` names the keychain constant, through `#define`s and casts, or is its raw value.
@@ -75,6 +82,10 @@ struct ObjCDictionaryBuilder {
     var leaves = false
     var compared = false
     var parents: [String] = []
+    /// Token index where it starts, when that is a literal or an empty dictionary.
+    var origin: Int?
+    /// Whether something the file does not show may have put entries in it.
+    var unseen = false
   }
   var groups: [String: Group] = [:]
   var order: [String] = []
@@ -308,8 +319,11 @@ struct ObjCDictionaryBuilder {
       let target = self.key(of: name, at: index)
       guard target != key else { return }
       group(target, name: name)
+      if case .mergedInto = use, !isLiteral { groups[target]?.unseen = true }
       if isLiteral, let entries = groups[key]?.entries {
         // The variable holds the literal: its entries are the variable's.
+        let literalOrigin = groups[key]?.origin
+        if case .assigned = use, groups[target]?.origin == nil { groups[target]?.origin = literalOrigin }
         groups[target]?.entries.insert(contentsOf: entries, at: 0)
         groups[key]?.entries = []
         merged[key] = target
@@ -339,6 +353,7 @@ struct ObjCDictionaryBuilder {
       let (inside, close) = model.group(from: index + 1)
       let key = literalKey(index + 1)
       group(key, name: nil)
+      groups[key]?.origin = index
       groups[key]?.entries = model.split(inside, at: ",").compactMap { entry in
         let parts = model.split(entry, at: ":", limit: 1)
         return parts.count == 2 ? (parts[0], parts[1]) : nil
@@ -382,6 +397,34 @@ struct ObjCDictionaryBuilder {
       guard groups[key] != nil else { continue }
       record(use(from: first, to: index), for: key, at: first, isLiteral: false)
     }
+    noteStarts()
+  }
+
+  /// Empty dictionaries a variable is made from (receivers and messages, or a C function).
+  static let emptyDictionaryMakers: [[String]] = [
+    ["[", "NSMutableDictionary", "dictionary", "]"], ["[", "NSMutableDictionary", "new", "]"],
+    ["[", "[", "NSMutableDictionary", "alloc", "]", "init", "]"],
+    ["[", "NSMutableDictionary", "dictionaryWithCapacity"],
+    ["[", "[", "NSMutableDictionary", "alloc", "]", "initWithCapacity"], ["CFDictionaryCreateMutable", "("],
+  ]
+
+  /// Records where each variable's dictionary starts: a literal (already merged) or an empty
+  /// dictionary is in view; anything else (`[self baseQuery]`, a copy) is not.
+  mutating func noteStarts() {
+    for index in tokens.indices where tokens[index].kind == .identifier && index + 1 < tokens.count {
+      guard isAssignment(index + 1), let (name, first) = self.name(endingAt: index) else { continue }
+      let key = self.key(of: name, at: first)
+      guard groups[key] != nil else { continue }
+      let start = index + 2
+      let rest = tokens[start..<min(tokens.count, start + 7)].map(\.text)
+      let literal = rest.starts(with: ["@", "{"]) || rest.starts(with: ["[", "@", "{"])
+      if literal { continue }
+      if Self.emptyDictionaryMakers.contains(where: { rest.starts(with: $0) }) {
+        if groups[key]?.origin == nil { groups[key]?.origin = start }
+      } else {
+        groups[key]?.unseen = true
+      }
+    }
   }
 
   mutating func add(name: String, at first: Int, key: [ObjCToken], value: [ObjCToken]) {
@@ -414,7 +457,16 @@ struct ObjCDictionaryBuilder {
       let storage: QueryStorage =
         roles.contains(where: \.stores)
         ? .stores : leaves ? .unknown : !roles.isEmpty ? .matchesOnly : compared ? .compared : .unused
-      return ObjCKeychainDictionary(name: group.name, entries: group.entries, roles: roles, storage: storage)
+      var dictionary = ObjCKeychainDictionary(
+        name: group.name, entries: group.entries, roles: roles, storage: storage)
+      dictionary.origin = group.origin.map { start in
+        // The literal's `@` or the maker's first token, to the bracket that closes it.
+        let opener = tokens[start].text == "@" ? start + 1 : start
+        let close = min(model.group(from: opener).1, tokens.count - 1)
+        return tokens[start].start..<tokens[close].end
+      }
+      dictionary.isFullySeen = group.origin != nil && !group.unseen && !leaves
+      return dictionary
     }
   }
 }

@@ -10,6 +10,8 @@ public final class ObjCModel {
   /// same in both.
   public private(set) var analyzed: [ObjCToken]
   let lexer: ObjCLexer
+  /// What the file's project is built for (`ProjectPlatform`), as the scan found it.
+  public var projectPlatform = ProjectPlatform.unspecified
 
   public init(bytes: [UInt8]) {
     lexer = ObjCLexer(bytes: bytes)

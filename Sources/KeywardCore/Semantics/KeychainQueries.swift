@@ -125,6 +125,18 @@ extension SemanticModel {
     return order.map { queries[$0]! }
   }
 
+  /// The dictionaries `query` holds under `key` (`kSecPrivateKeyAttrs`), as the file builds them.
+  public func nestedQueries(of query: KeychainQuery, key: String) -> [KeychainQuery] {
+    query.writes(forKey: key).compactMap { write in
+      let value = SequenceShape.unwrapCasts(write.value)
+      if let literal = value.as(DictionaryExprSyntax.self) {
+        return keychainQueries.first { $0.literal?.id == literal.id }
+      }
+      guard let binding = resolver.binding(denotedBy: value) else { return nil }
+      return keychainQueries.first { $0.binding?.id == binding.id }
+    }
+  }
+
   /// Whether every attribute `query` can hold is in view: it starts as a dictionary literal,
   /// and if a variable holds it, that is a local one changed only by subscripts (no `merge`,
   /// no reassignment, never passed `inout`). Only then does a missing attribute mean missing.

@@ -4,6 +4,8 @@ import SwiftSyntax
 /// tree. Every part is computed on first use and then shared by all rules run on the file.
 public final class SemanticModel {
   public let tree: SourceFileSyntax
+  /// What the file's project is built for (`ProjectPlatform`), as the scan found it.
+  public var projectPlatform = ProjectPlatform.unspecified
   /// The keychain wrapper libraries to recognise (built in and configured).
   public let wrappers: [WrapperMapping]
 

@@ -2,8 +2,9 @@ import SwiftSyntax
 
 /// Whether code is built only for native macOS, as far as the file shows: inside an
 /// `#if os(macOS)` clause (or `canImport(AppKit)`), or in a file that imports AppKit or Cocoa
-/// unconditionally and not UIKit. Mac Catalyst and iOS apps on Apple silicon Macs are not
-/// native macOS code.
+/// unconditionally and not UIKit, or in a project built only for macOS (`ProjectPlatform`: a
+/// package declaring only macOS, an Xcode project whose every SDK is `macosx`). Mac Catalyst and
+/// iOS apps on Apple silicon Macs are not native macOS code.
 public enum TargetPlatform {
   /// Whether `node` is compiled only for macOS.
   public static func isMacOSOnly(_ node: some SyntaxProtocol, in model: SemanticModel) -> Bool {
@@ -14,7 +15,7 @@ public enum TargetPlatform {
       }
       current = candidate.parent
     }
-    return importsOnlyMacFrameworks(model)
+    return importsOnlyMacFrameworks(model) || model.projectPlatform == .macOSOnly
   }
 
   /// True for a clause only macOS builds take, false for one they never take (`#if os(iOS)`,

@@ -18,7 +18,10 @@ public struct MacOSFileBasedKeychain: Rule {
       silicon Macs always use the data protection keychain and are not reported. Outside the \
       strict profile only where the whole dictionary is in view (a literal, or a local variable \
       that starts as one and changes only by subscripts), since a base query from elsewhere may \
-      set the key. Files of macOS targets that show neither sign are not recognised.
+      set the key. The project counts too: the `Sources` of a package whose `platforms:` names \
+      only macOS, and the folder of an Xcode project whose every `SDKROOT` is `macosx`, are macOS \
+      code unless an `#if` says otherwise. A macOS target inside a project that also builds for \
+      iOS is not recognised by its project.
       """,
     rationale: """
       The app asks for `WhenUnlockedThisDeviceOnly` or a biometric access control, and gets \

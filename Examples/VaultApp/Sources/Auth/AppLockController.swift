@@ -23,4 +23,15 @@ final class AppLockController {
             }
         }
     }
+
+    /// Keeps the vault password typed at set-up, so later unlocks only show Face ID.
+    func rememberPassword(_ password: String) -> Bool {
+        let item: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrAccount as String: "vaultPassword",
+            kSecValueData as String: Data(password.utf8),
+            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        ]
+        return SecItemAdd(item as CFDictionary, nil) == errSecSuccess
+    }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// The platforms a project builds a folder's code for, as its manifest declares them: a
+/// `Package.swift` whose `platforms:` names only macOS (for its `Sources` folder), or an Xcode
+/// project whose every `SDKROOT` is `macosx` (for the folder holding it). A manifest nearer to a
+/// file decides over one further up.
+public enum ProjectPlatform: Sendable, Hashable {
+  /// Nothing says, or the project also builds for other platforms.
+  case unspecified
+  case macOSOnly
+
+  /// What the manifests among a folder's entries declare, with the folder (relative to the
+  /// walked folder, "" for itself) they decide for; nil when it holds none.
+  static func declared(inFolder folder: String, entryNames: [String]) -> (ProjectPlatform, scope: String)? {
+    let projects = entryNames.filter { $0.hasSuffix(".xcodeproj") }
+    if !projects.isEmpty {
+      let roots = projects.map { xcodeProjectSDKs((folder as NSString).appendingPathComponent($0)) }
+      let macOnly = roots.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "macosx" } }
+      return (macOnly ? .macOSOnly : .unspecified, "")
+    }
+    guard entryNames.contains("Package.swift"),
+      let text = read((folder as NSString).appendingPathComponent("Package.swift"))
+    else { return nil }
+    return (packagePlatforms(ofManifest: text) == ["macOS"] ? .macOSOnly : .unspecified, "Sources")
+  }
+
+  private static func read(_ path: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: path), data.count < 8 << 20 else { return nil }
+    return String(data: data, encoding: .utf8)
+  }
+
+  /// The `SDKROOT` values of an Xcode project's build settings (`macosx`, `iphoneos`, ...).
+  static func xcodeProjectSDKs(_ projectFolder: String) -> Set<String> {
+    guard let text = read((projectFolder as NSString).appendingPathComponent("project.pbxproj")) else { return [] }
+    var found: Set<String> = []
+    for line in text.split(separator: "\n") {
+      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      guard trimmed.hasPrefix("SDKROOT = ") else { continue }
+      let value = trimmed.dropFirst("SDKROOT = ".count).prefix { $0 != ";" }
+      found.insert(value.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+    }
+    return found
+  }
+
+  /// The platform names in a package manifest's `platforms:` (`[.macOS(.v13), .iOS(.v16)]` →
+  /// `["macOS", "iOS"]`); empty when it has none or says them in a way not read here.
+  public static func packagePlatforms(ofManifest text: String) -> Set<String> {
+    let visitor = PlatformsVisitor(viewMode: .sourceAccurate)
+    visitor.walk(Parser.parse(source: text))
+    return visitor.understood ? visitor.platforms : []
+  }
+}
+
+private final class PlatformsVisitor: SyntaxVisitor {
+  var platforms: Set<String> = []
+  var understood = true
+
+  override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+    guard node.label?.text == "platforms" else { return .visitChildren }
+    guard let list = node.expression.as(ArrayExprSyntax.self) else {
+      understood = false
+      return .skipChildren
+    }
+    for element in list.elements {
+      guard let call = element.expression.as(FunctionCallExprSyntax.self),
+        let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+      else {
+        understood = false
+        continue
+      }
+      platforms.insert(member.declName.baseName.text)
+    }
+    return .skipChildren
+  }
+}

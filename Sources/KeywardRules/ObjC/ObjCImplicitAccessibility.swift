@@ -1,0 +1,149 @@
+import KeywardCore
+
+/// `swift.keychain_implicit_accessibility` for Objective-C sources.
+public struct ObjCImplicitAccessibility: Rule {
+  public static let language = SourceLanguage.objectiveC
+  public static let metadata = ImplicitAccessibility.metadata.objcTwin(
+    description: """
+      A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
+      `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
+      `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked, and carried in \
+      encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
+      an `@{ ... }` literal, or a variable that starts as one (or as an empty \
+      `NSMutableDictionary` or `CFDictionaryCreateMutable`) and then changes only by \
+      `setObject:forKey:`, subscripts, `CFDictionaryAddValue` and literals, and is handed to no \
+      method or function other than the Security calls. Items holding a public key or a \
+      certificate, or no data, are not reported.
+      """,
+    vulnerableExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecAttrAccount: @"session",
+                              (__bridge id)kSecValueData: tokenData};
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """,
+    fixedExample: """
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                              (__bridge id)kSecAttrAccount: @"session",
+                              (__bridge id)kSecValueData: tokenData,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      """)
+
+  public static let examples = RuleExamples(
+    flagged: [
+      RuleExample(
+        """
+        - (void)save:(NSData *)token {
+            NSDictionary *query = ↓@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token};
+            SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        - (OSStatus)save:(NSData *)token {
+            NSMutableDictionary *item = ↓[NSMutableDictionary dictionary];
+            [item setObject:(__bridge id)kSecClassGenericPassword forKey:(__bridge id)kSecClass];
+            item[(__bridge id)kSecAttrAccount] = @"session";
+            [item setObject:token forKey:(__bridge id)kSecValueData];
+            return SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        }
+        """, profile: .strict),
+      RuleExample(
+        "OSStatus status = SecItemAdd((__bridge CFDictionaryRef)↓@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token}, NULL);",
+        profile: .strict),
+    ],
+    clean: [
+      RuleExample(
+        """
+        NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token,
+                                (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+      RuleExample(
+        """
+        NSMutableDictionary *item = [@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token} mutableCopy];
+        [item setObject:(__bridge id)access forKey:(__bridge id)kSecAttrAccessControl];
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        """, profile: .strict),
+      // The base query comes from elsewhere: its attributes are not in view.
+      RuleExample(
+        """
+        NSMutableDictionary *item = [self baseQueryForAccount:@"session"];
+        [item setObject:token forKey:(__bridge id)kSecValueData];
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        """, profile: .strict),
+      RuleExample(
+        """
+        NSMutableDictionary *item = [@{(__bridge id)kSecValueData: token} mutableCopy];
+        [item addEntriesFromDictionary:self.defaults];
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        """, profile: .strict),
+      RuleExample(
+        """
+        NSMutableDictionary *item = [@{(__bridge id)kSecValueData: token} mutableCopy];
+        [self applyProtectionTo:item];
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        """, profile: .strict),
+      // A public key: anyone may read it.
+      RuleExample(
+        """
+        NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassKey, (__bridge id)kSecAttrKeyClass: (__bridge id)kSecAttrKeyClassPublic, (__bridge id)kSecValueRef: (__bridge id)publicKey};
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+      // A key the file does not resolve may be the accessibility.
+      RuleExample(
+        """
+        NSMutableDictionary *query = [@{(__bridge id)kSecValueData: token} mutableCopy];
+        query[protectionKey] = protection;
+        SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+      // Only searched for: nothing is stored.
+      RuleExample(
+        """
+        NSDictionary *lookup = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecReturnData: @YES};
+        SecItemCopyMatching((__bridge CFDictionaryRef)lookup, &result);
+        """, profile: .strict),
+    ])
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
+
+  public static func check(_ context: RuleContext) {
+    let objc = context.objc
+    for dictionary in objc.keychainDictionaries where dictionary.roles.contains(.add) && dictionary.mayStore {
+      guard dictionary.isFullySeen, let origin = dictionary.origin,
+        dictionary.entries.allSatisfy({ keyIsKnown($0.key, objc: objc) }),
+        dictionary.values(forKey: "kSecAttrAccessible", in: objc).isEmpty,
+        dictionary.values(forKey: "kSecAttrAccessControl", in: objc).isEmpty,
+        storesSecretMaterial(dictionary, objc: objc)
+      else { continue }
+      context.report(
+        start: origin.lowerBound, end: origin.upperBound,
+        message:
+          "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
+      )
+    }
+  }
+
+  /// Whether an entry's key is a keychain constant or a raw key string: an unknown name may be
+  /// the accessibility key itself.
+  static func keyIsKnown(_ key: [ObjCToken], objc: ObjCModel) -> Bool {
+    objc.expand(key).contains { ($0.kind == .identifier && $0.text.hasPrefix("kSec")) || $0.kind == .string }
+  }
+
+  /// Whether the item holds data or a key that is not evidently public.
+  static func storesSecretMaterial(_ dictionary: ObjCKeychainDictionary, objc: ObjCModel) -> Bool {
+    let stored =
+      dictionary.values(forKey: "kSecValueData", in: objc) + dictionary.values(forKey: "kSecValueRef", in: objc)
+    guard !stored.isEmpty else { return false }
+    let publicMarkers: Set<String> = ["kSecAttrKeyClassPublic", "kSecClassCertificate"]
+    let classes =
+      dictionary.values(forKey: "kSecAttrKeyClass", in: objc) + dictionary.values(forKey: "kSecClass", in: objc)
+    if classes.contains(where: { objc.expand($0).contains { publicMarkers.contains($0.text) } }) { return false }
+    let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
+    return !stored.contains { value in
+      objc.expand(value).filter { $0.kind == .identifier }.flatMap { SensitiveNames.nameWords($0.text) }.contains {
+        publicWords.contains($0.lowercased())
+      }
+    }
+  }
+}
