@@ -2,14 +2,15 @@
 """Editor latency: the time from a `textDocument/didChange` to the `publishDiagnostics` that
 answers it, through `keyward lsp` on the example app (Examples/VaultApp).
 
-Usage: python3 Benchmarks/lsp_latency.py [--binary PATH] [--runs N] [--file PATH]
+Usage: python3 Benchmarks/lsp_latency.py [--binary PATH] [--runs N] [--file PATH] [--every-file]
 
 The server is started with the app as its workspace, one of its files is opened, and each run
 sends that file's text with a comment line added (so the text changes every time) and waits
 for the diagnostics of that version. It is measured twice: with the server's debounce set to 0
 (initializationOptions.debounceMilliseconds), which is the scan itself plus the protocol, and
 with the default debounce (150 ms), which is what an editor sees after the last keystroke.
-Prints the median and the 90th percentile of each, in milliseconds.
+Prints the median and the 90th percentile of each, in milliseconds. --every-file measures every
+source file of the app with the debounce at 0 instead, one line each.
 """
 import argparse
 import json
@@ -109,14 +110,25 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "keyward"))
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--file", default=DEFAULT_FILE)
+    parser.add_argument("--every-file", action="store_true")
     args = parser.parse_args()
+    if args.every_file:
+        for folder, _, names in sorted(os.walk(APP)):
+            for name in sorted(names):
+                if name.endswith((".swift", ".m", ".mm", ".h")):
+                    report(args.binary, os.path.join(folder, name), args.runs, "debounce 0", 0)
+        return
     path = os.path.abspath(args.file)
     for label, debounce in (("scan (debounce 0)", 0), ("after the default 150 ms debounce", None)):
-        times, findings = measure(args.binary, path, args.runs, debounce)
-        times.sort()
-        p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
-        print(f"didChange -> publishDiagnostics, {os.path.relpath(path, ROOT)} ({findings} diagnostics), "
-              f"{label}: median {statistics.median(times):.1f} ms, p90 {p90:.1f} ms, n={len(times)}")
+        report(args.binary, path, args.runs, label, debounce)
+
+
+def report(binary, path, runs, label, debounce):
+    times, findings = measure(binary, path, runs, debounce)
+    times.sort()
+    p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
+    print(f"didChange -> publishDiagnostics, {os.path.relpath(path, ROOT)} ({findings} diagnostics), "
+          f"{label}: median {statistics.median(times):.1f} ms, p90 {p90:.1f} ms, n={len(times)}")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,8 @@ public final class LanguageServer: @unchecked Sendable {
     case "textDocument/didChange": didChange(params)
     case "textDocument/didSave": didSave(params)
     case "textDocument/didClose": didClose(params)
+    // Files changed outside the editor (a checkout, a generator): read the workspace again.
+    case "workspace/didChangeWatchedFiles": analyzer.invalidateWorkspace()
     default: break  // initialized, $/cancelRequest, $/setTrace and the like need nothing.
     }
   }

@@ -178,6 +178,48 @@ struct LanguageServerTests {
     #expect(server.exitStatus() == 0)
   }
 
+  @Test("edits in quick succession are scanned once, at the last version; range edits are applied")
+  func debouncedAndRangeEdits() throws {
+    let root = try Self.workspace(configured: false)
+    let server = try Self.start(root: root)
+    let uri = root.appendingPathComponent("Sources/App/Store.swift").absoluteString
+    Self.open(server, uri: uri, text: Self.clean)
+    #expect(try server.diagnostics(for: uri)["params"]?["diagnostics"] == [])
+    // Typing: three edits well within the debounce; the weak value comes back by a range edit.
+    let (line, character) = Self.place(of: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly", in: Self.clean)
+    let weakened: JSON = [
+      "range": [
+        "start": ["line": .int(line), "character": .int(character)],
+        "end": [
+          "line": .int(line), "character": .int(character + "kSecAttrAccessibleWhenUnlockedThisDeviceOnly".count),
+        ],
+      ],
+      "text": "kSecAttrAccessibleAlways",
+    ]
+    // Written at once, so that a busy machine cannot stretch the pauses past the debounce.
+    let changes: [(Int, JSON)] = [
+      (2, ["text": .string(Self.clean + "// 1\n")]), (3, ["text": .string(Self.clean)]), (4, weakened),
+    ]
+    server.write(
+      changes.flatMap { version, change in
+        ContentLengthFraming.frame(
+          RPCMessage.notification(
+            "textDocument/didChange",
+            ["textDocument": ["uri": .string(uri), "version": .int(version)], "contentChanges": [change]]
+          ).encoded())
+      })
+    let published = try server.diagnostics(for: uri)
+    #expect(published["params"]?["version"] == 4)
+    let codes = published["params"]?["diagnostics"]?.arrayValue?.compactMap { $0["code"] }
+    #expect(codes == [.string(Self.ruleID)])
+    #expect(
+      published["params"]?["diagnostics"]?.arrayValue?.first?["range"]?["start"]
+        == ["line": .int(line), "character": .int(character)])
+    try server.request("shutdown", nil)
+    server.notify("exit", nil)
+    #expect(server.exitStatus() == 0)
+  }
+
   @Test("protocol errors: before initialize, unknown methods, malformed JSON; exit without shutdown is 1")
   func protocolErrors() throws {
     let server = try LSP(["lsp"])
