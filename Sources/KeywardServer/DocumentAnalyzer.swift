@@ -33,6 +33,11 @@ final class DocumentAnalyzer {
     let path = URL(fileURLWithPath: absolutePath).standardizedFileURL.path
     let relative = relativePath(of: path)
     let loaded = settings.settings(forFolder: (path as NSString).deletingLastPathComponent)
+    if Self.isLeftOut(path, by: loaded.configuration, root: root) {
+      return DocumentAnalysis(
+        findings: [], text: SourceText(bytes: bytes), relativePath: relative, issues: [],
+        configurationProblem: loaded.problem)
+    }
     let outcome = loaded.scanner.scan(bytes: bytes, path: relative)
     var findings = outcome.findings
     if findings.contains(where: { $0.handOff != nil }) {
@@ -50,6 +55,23 @@ final class DocumentAnalyzer {
     return DocumentAnalysis(
       findings: findings.filter(\.isActive), text: SourceText(bytes: bytes), relativePath: relative,
       issues: outcome.issues, configurationProblem: loaded.problem)
+  }
+
+  /// Whether the configuration leaves the file out of a scan of the workspace (`exclude:`, or
+  /// `include:` not naming it), as `keyward scan` of the workspace would. A glob excludes a file
+  /// when it matches the file or any folder above it, as discovery skips excluded folders whole.
+  static func isLeftOut(_ path: String, by configuration: Configuration, root: String?) -> Bool {
+    guard let folder = configuration.folder else { return false }
+    let scanRoot = root ?? folder
+    guard path.hasPrefix(scanRoot + "/") else { return false }
+    let relative = String(path.dropFirst(scanRoot.count + 1))
+    let anchor = GlobAnchor(folder: folder, root: scanRoot)
+    let excludes = configuration.excludes.map { GlobPattern($0).anchored(to: anchor) }
+    let parts = relative.split(separator: "/")
+    let ancestors = parts.indices.map { parts[...$0].joined(separator: "/") }
+    if ancestors.contains(where: { GlobPattern.anyMatches(excludes, $0) }) { return true }
+    let includes = configuration.includes.map { GlobPattern($0).anchored(to: anchor) }
+    return !includes.isEmpty && !GlobPattern.anyMatches(includes, relative)
   }
 
   /// Forgets what was read from disk, so the next settlement reads the workspace again.

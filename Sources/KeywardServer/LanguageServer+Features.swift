@@ -8,6 +8,12 @@ extension LanguageServer {
     guard let uri = params?["textDocument"]?["uri"]?.stringValue, let analysis = currentAnalysis(uri),
       let range = params?["range"], let lower = Self.point(range["start"]), let upper = Self.point(range["end"])
     else { return [] }
+    // A client asking only for other kinds (source.organizeImports, refactor...) gets none.
+    if let only = params?["context"]?["only"]?.arrayValue,
+      !only.contains(where: { $0.stringValue.map { "quickfix".hasPrefix($0) } ?? false })
+    {
+      return []
+    }
     let asked = Set((params?["context"]?["diagnostics"]?.arrayValue ?? []).compactMap { $0["data"]?["fingerprint"] })
     var actions: [JSON] = []
     for finding in analysis.findings {

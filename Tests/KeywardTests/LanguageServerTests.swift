@@ -220,6 +220,35 @@ struct LanguageServerTests {
     #expect(server.exitStatus() == 0)
   }
 
+  @Test("files the configuration excludes get no diagnostics, as a scan of the workspace skips them")
+  func excludedByConfiguration() throws {
+    let root = try Paths.tree([".keyward.yml": "exclude: [\"Generated/**\", \"Fixtures\"]\n"])
+    let server = try Self.start(root: root)
+    var uris: [String: String] = [:]
+    for path in ["Generated/Keys.swift", "Sources/Fixtures/Keys.swift", "Sources/Keys.swift"] {
+      let uri = root.appendingPathComponent(path).absoluteString
+      uris[path] = uri
+      Self.open(server, uri: uri, text: Self.flagged)
+    }
+    for path in ["Generated/Keys.swift", "Sources/Fixtures/Keys.swift"] {
+      #expect(try server.diagnostics(for: uris[path]!)["params"]?["diagnostics"] == [], "\(path)")
+    }
+    let kept = try server.diagnostics(for: uris["Sources/Keys.swift"]!)["params"]?["diagnostics"]?.arrayValue
+    #expect(kept?.contains { $0["code"] == .string(Self.ruleID) } == true)
+    // A code action request for other kinds than quick fixes gets none.
+    let actions = try server.request(
+      "textDocument/codeAction",
+      [
+        "textDocument": ["uri": .string(uris["Sources/Keys.swift"]!)],
+        "range": ["start": ["line": 0, "character": 0], "end": ["line": 20, "character": 0]],
+        "context": ["diagnostics": [], "only": ["source.organizeImports"]],
+      ])
+    #expect(actions["result"] == [])
+    try server.request("shutdown", nil)
+    server.notify("exit", nil)
+    #expect(server.exitStatus() == 0)
+  }
+
   @Test("protocol errors: before initialize, unknown methods, malformed JSON; exit without shutdown is 1")
   func protocolErrors() throws {
     let server = try LSP(["lsp"])
