@@ -38,7 +38,7 @@ final class DocumentAnalyzer {
         findings: [], text: SourceText(bytes: bytes), relativePath: relative, issues: [],
         configurationProblem: loaded.problem)
     }
-    let outcome = loaded.scanner.scan(bytes: bytes, path: relative)
+    let outcome = Self.scanOnLargeStack(loaded.scanner, bytes: bytes, path: relative)
     var findings = outcome.findings
     if findings.contains(where: { $0.handOff != nil }) {
       if workspace == nil {
@@ -55,6 +55,24 @@ final class DocumentAnalyzer {
     return DocumentAnalysis(
       findings: findings.filter(\.isActive), text: SourceText(bytes: bytes), relativePath: relative,
       issues: outcome.issues, configurationProblem: loaded.problem)
+  }
+
+  /// Seconds one scan of a document may take before the editor is told it was given up.
+  static let timeLimit = 10.0
+
+  /// The scan, on a worker with the large stack `keyward scan` gives its workers (deeply nested
+  /// code recurses deeply in the parser), within `timeLimit`.
+  static func scanOnLargeStack(_ scanner: FileScanner, bytes: [UInt8], path: String) -> FileOutcome {
+    ParallelWork.map(
+      count: 1, jobs: 1, timeLimit: timeLimit,
+      onTimeout: { _ in
+        FileOutcome(issues: [
+          ScanIssue(
+            path: path, kind: .timeLimit,
+            message: "given up: scanning took longer than \(Int(timeLimit)) seconds")
+        ])
+      }
+    ) { _ in scanner.scan(bytes: bytes, path: path) }[0]
   }
 
   /// Whether the configuration leaves the file out of a scan of the workspace (`exclude:`, or
@@ -80,39 +98,5 @@ final class DocumentAnalyzer {
   func relativePath(of absolutePath: String) -> String {
     if let root, absolutePath.hasPrefix(root + "/") { return String(absolutePath.dropFirst(root.count + 1)) }
     return (absolutePath as NSString).lastPathComponent
-  }
-}
-
-/// The call facts of every source file of the workspace, by relative path.
-struct WorkspaceFacts {
-  private var byPath: [String: CallFacts] = [:]
-  private var order: [String] = []
-  private var faceIDUsage = FaceIDUsage.unknown
-
-  static func read(root: String?, scanner: FileScanner, configuration: Configuration) -> WorkspaceFacts {
-    var facts = WorkspaceFacts()
-    guard let root else { return facts }
-    let anchor = configuration.folder.flatMap { GlobAnchor(folder: $0, root: root) }
-    let discovery = FileDiscovery(
-      root: root, excludes: [], includeThirdParty: configuration.includeThirdParty,
-      anchoredExcludes: configuration.excludes.map { GlobPattern($0).anchored(to: anchor) })
-    let found = discovery.discover([root])
-    for file in found.files {
-      facts.update(file.relativePath, scanner.callFacts(of: file))
-    }
-    facts.faceIDUsage = FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) })
-    return facts
-  }
-
-  mutating func update(_ path: String, _ facts: CallFacts) {
-    if byPath.updateValue(facts, forKey: path) == nil { order.append(path) }
-  }
-
-  /// A settler over the workspace with `path`'s facts replaced by those of its current text.
-  mutating func settler(replacing path: String, with facts: CallFacts, rules: [ConfiguredRule]) -> HandOffSettler {
-    update(path, facts)
-    var all = CallFacts()
-    for path in order { all.append(byPath[path]!) }
-    return HandOffSettler(facts: all, rules: rules, faceIDUsage: faceIDUsage)
   }
 }

@@ -165,6 +165,13 @@ public final class LanguageServer: @unchecked Sendable {
     if let problem = analysis.configurationProblem, reportedProblems.insert(problem).inserted {
       send(RPCMessage.notification("window/showMessage", ["type": 1, "message": .string("Keyward: \(problem)")]))
     }
+    // Syntax errors are the compiler's to show; a scan given up is said, or the file would
+    // look clean.
+    for issue in analysis.issues where issue.kind == .timeLimit {
+      send(
+        RPCMessage.notification(
+          "window/showMessage", ["type": 2, "message": .string("Keyward: \(issue.path): \(issue.message)")]))
+    }
     let diagnostics = analysis.findings.map { finding in
       DiagnosticMapping.diagnostic(finding, uri: uri, uriOfPath: uriOfPath)
     }

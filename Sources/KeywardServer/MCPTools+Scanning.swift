@@ -157,7 +157,7 @@ struct Snippet {
     configuration.profile = profile
     let rules = configuration.configuredRules(from: .standard)
     let scanner = FileScanner(rules: rules, knownRuleIDs: Set(RuleCatalog.standard.ids))
-    var outcome = scanner.scan(bytes: bytes, path: fileName)
+    var outcome = DocumentAnalyzer.scanOnLargeStack(scanner, bytes: bytes, path: fileName)
     outcome.findings = HandOffSettler(facts: outcome.facts, rules: rules).settle(outcome.findings)
     let file = DiscoveredFile(absolutePath: "/" + fileName, relativePath: fileName, size: bytes.count)
     for index in outcome.findings.indices {

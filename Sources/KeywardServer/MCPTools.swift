@@ -70,7 +70,8 @@ struct MCPTools {
       case "scan_snippet": try scanSnippet(arguments)
       case "explain_rule": try Self.explainRule(arguments)
       case "list_rules": try Self.listRules(arguments)
-      default: try proposeFix(arguments)
+      case "propose_fix": try proposeFix(arguments)
+      default: throw ToolError("unknown tool \(name)")
       }
     }.mapError { error in
       (error as? ToolError) ?? ToolError("\(error)")
