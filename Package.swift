@@ -34,10 +34,16 @@ let package = Package(
       name: "KeywardBinary",
       dependencies: ["KeywardCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     .target(name: "KeywardReporters", dependencies: ["KeywardCore"]),
+    // `keyward lsp` and `keyward mcp`: JSON-RPC over stdio, answered by the engine.
+    .target(
+      name: "KeywardServer",
+      dependencies: [
+        "KeywardCore", "KeywardRules", "KeywardBinary", .product(name: "SwiftParser", package: "swift-syntax"),
+      ]),
     .target(
       name: "KeywardCLI",
       dependencies: [
-        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardBinary",
+        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardBinary", "KeywardServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -65,7 +71,7 @@ let package = Package(
     .testTarget(
       name: "KeywardTests",
       dependencies: [
-        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI", "KeywardBinary",
+        "KeywardCore", "KeywardRules", "KeywardReporters", "KeywardCLI", "KeywardBinary", "KeywardServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
       exclude: ["Fixtures", "Golden"]

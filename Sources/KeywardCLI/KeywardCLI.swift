@@ -10,7 +10,7 @@ public struct KeywardCLI: ParsableCommand {
     version: KeywardVersion.current,
     subcommands: [
       ScanCommand.self, InventoryCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self,
-      FixCommand.self, ConfigCommand.self,
+      FixCommand.self, ConfigCommand.self, LSPCommand.self, MCPCommand.self,
     ])
 
   public init() {}

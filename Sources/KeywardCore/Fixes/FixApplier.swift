@@ -102,7 +102,7 @@ public struct FixApplier: Sendable {
   }
 
   /// Edits sorted by position, dropping any that overlaps an earlier one (and duplicates).
-  static func nonOverlapping(_ edits: [TextEdit]) -> [TextEdit] {
+  public static func nonOverlapping(_ edits: [TextEdit]) -> [TextEdit] {
     var result: [TextEdit] = []
     for edit in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
       if let last = result.last, edit.start < last.end || edit == last { continue }
@@ -111,7 +111,8 @@ public struct FixApplier: Sendable {
     return result
   }
 
-  static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+  /// The bytes with `edits` (sorted, not overlapping) made.
+  public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
     var result = bytes
     for edit in edits.reversed() {
       result.replaceSubrange(edit.start..<edit.end, with: Array(edit.replacement.utf8))
