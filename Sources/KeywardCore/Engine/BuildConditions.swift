@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// The condition of an `#if` clause, reduced to what decides whether code ships: `DEBUG`, the
 /// simulator, and everything else (unknown).
-indirect enum ClauseCondition: Equatable {
+indirect enum ClauseCondition: Equatable, PreprocessorConditionValue {
   case debug, simulator
   /// `arch(x86_64)`, `arch(i386)`: simulator builds of old, only when both stand together.
   case arch(String)
@@ -173,63 +173,11 @@ struct ObjCBuildConditions {
 
   /// `#if` expressions: `||`, `&&`, `!`, parentheses, `defined(X)`, `defined X`, names.
   static func condition(_ tokens: [ObjCToken]) -> ClauseCondition {
-    var parser = Parser(tokens: tokens.map(\.text))
-    let result = parser.any()
-    return parser.position == tokens.count ? result : .unknown
+    PreprocessorExpression.read(tokens.map(\.text))
   }
+}
 
-  private struct Parser {
-    let tokens: [String]
-    var position = 0
-
-    var next: String? { position < tokens.count ? tokens[position] : nil }
-
-    mutating func any() -> ClauseCondition {
-      var parts = [all()]
-      while next == "||" {
-        position += 1
-        parts.append(all())
-      }
-      return parts.count == 1 ? parts[0] : .any(parts)
-    }
-
-    mutating func all() -> ClauseCondition {
-      var parts = [unary()]
-      while next == "&&" {
-        position += 1
-        parts.append(unary())
-      }
-      return parts.count == 1 ? parts[0] : .all(parts)
-    }
-
-    mutating func unary() -> ClauseCondition {
-      guard let token = next else { return .unknown }
-      position += 1
-      switch token {
-      case "!": return .not(unary())
-      case "(":
-        let inner = any()
-        if next == ")" { position += 1 }
-        return inner
-      case "defined":
-        let parenthesized = next == "("
-        if parenthesized { position += 1 }
-        let name = next
-        position += 1
-        if parenthesized, next == ")" { position += 1 }
-        return ObjCBuildConditions.name(name)
-      default:
-        // A comparison (`DEBUG == 1`, `X > 2`) is not judged.
-        if let operatorText = next,
-          ["=", "<", ">"].contains(operatorText)
-            || (operatorText == "!" && position + 1 < tokens.count
-              && tokens[position + 1] == "=")
-        {
-          while let rest = next, rest != "&&", rest != "||", rest != ")" { position += 1 }
-          return .unknown
-        }
-        return ObjCBuildConditions.name(token)
-      }
-    }
-  }
+extension ClauseCondition {
+  /// `DEBUG` and `defined(DEBUG)` alike: the build defines it or not.
+  static func named(_ name: String?, isDefinedTest: Bool) -> ClauseCondition { ObjCBuildConditions.name(name) }
 }

@@ -100,53 +100,14 @@ public struct ObjCTargetPlatform {
     return around.contains(where: \.impliesMac) || importsOnlyMacFrameworks
   }
 
-  /// `#if` expressions: `||`, `&&`, `!`, parentheses, `defined(X)`, names; anything else
-  /// (comparisons, arithmetic) says nothing.
-  static func condition(_ words: [String]) -> Implication {
-    var parser = Parser(words: words)
-    let result = parser.any()
-    return parser.position == words.count ? result : Implication()
-  }
+  static func condition(_ words: [String]) -> Implication { PreprocessorExpression.read(words) }
+}
 
-  private struct Parser {
-    let words: [String]
-    var position = 0
-    var next: String? { position < words.count ? words[position] : nil }
-
-    mutating func any() -> Implication {
-      var parts = [all()]
-      while next == "||" {
-        position += 1
-        parts.append(all())
-      }
-      return parts.count == 1 ? parts[0] : .any(parts)
-    }
-
-    mutating func all() -> Implication {
-      var parts = [unary()]
-      while next == "&&" {
-        position += 1
-        parts.append(unary())
-      }
-      return parts.count == 1 ? parts[0] : .all(parts)
-    }
-
-    mutating func unary() -> Implication {
-      guard let word = next else { return Implication() }
-      position += 1
-      switch word {
-      case "!": return unary().negated
-      case "(":
-        let inner = any()
-        if next == ")" { position += 1 }
-        return inner
-      case "defined":
-        // Always defined: says nothing about the platform.
-        if next == "(" { position += 3 } else { position += 1 }
-        return Implication()
-      default:
-        return .named(word)
-      }
-    }
+extension ObjCTargetPlatform.Implication: PreprocessorConditionValue {
+  static var unknown: Self { Self() }
+  static func not(_ operand: Self) -> Self { operand.negated }
+  /// `TARGET_OS_*` are always defined (as 0 or 1): `defined(...)` says nothing about the platform.
+  static func named(_ name: String?, isDefinedTest: Bool) -> Self {
+    isDefinedTest ? Self() : name.map(Self.named) ?? Self()
   }
 }
