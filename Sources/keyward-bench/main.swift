@@ -30,6 +30,8 @@ func rawNodeCount(_ raw: RawSyntax) -> Int {
 ///   keyward-bench parse-rawwalk PATH [--jobs N] the same, but read every node of the raw tree instead
 ///                                              (what a walk costs without making `Syntax` values)
 ///   keyward-bench tokens                       the union of the standard rules' prefilter tokens
+///   keyward-bench why-parsed PATH              per Swift or Objective-C file a scan parses, what makes it
+///                                              (the rules whose tokens it holds, contexts, value sinks)
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "parse-only", "parse-walk", "parse-rawwalk":
@@ -65,6 +67,29 @@ case "tokens":
   var tokens = Set(rules.flatMap { $0.prefilter.tokens.map { String(decoding: $0, as: UTF8.self) } })
   if rules.contains(where: { $0.rule.followsContextsAcrossFiles }) { tokens.insert(FileScanner.contextParameterToken) }
   print(tokens.sorted().joined(separator: "\n"))
+case "why-parsed":
+  guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: keyward-bench why-parsed PATH\n".utf8))
+    exit(2)
+  }
+  let rules = Configuration().configuredRules(from: .standard)
+  let root = FileDiscovery.absolute(arguments[1])
+  let sinkTokens = ValueSink.allCases.flatMap { sink in sink.tokens.map { (sink.rawValue, $0) } }
+  for file in FileDiscovery(root: root, excludes: []).discover([root]).files where file.kind == .source {
+    guard let bytes = try? FileBytes.read(file.absolutePath) else { continue }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let language = SourceLanguage(pathExtension: FileDiscovery.pathExtension(file.relativePath)) ?? .swift
+    var reasons = rules.filter { configured in
+      configured.rule.language == language
+        && configured.prefilter.tokens.contains { text.contains(String(decoding: $0, as: UTF8.self)) }
+        && configured.rule.mayReport(in: bytes, options: configured.options)
+    }.map(\.metadata.id)
+    if language == .swift {
+      if text.contains(FileScanner.contextParameterToken) { reasons.append("(contexts)") }
+      reasons += Set(sinkTokens.filter { text.contains($0.1) }.map { "(sink \($0.0))" }).sorted()
+    }
+    if !reasons.isEmpty { print("\(file.relativePath)\t\(bytes.count)\t\(reasons.joined(separator: " "))") }
+  }
 default:
   FileHandle.standardError.write(
     Data("usage: keyward-bench parse-only|parse-walk|parse-rawwalk PATH [--jobs N] | tokens\n".utf8))

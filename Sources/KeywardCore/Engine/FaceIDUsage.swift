@@ -35,13 +35,5 @@ public enum FaceIDUsage: Sendable, Hashable {
     return showsIOSApp ? .missing : .unknown
   }
 
-  private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, bytes.count >= needle.count else { return false }
-    var index = 0
-    while index <= bytes.count - needle.count {
-      if bytes[index] == first && bytes[index..<index + needle.count].elementsEqual(needle) { return true }
-      index += 1
-    }
-    return false
-  }
+  private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool { ByteSearch.contains(needle, in: bytes) }
 }

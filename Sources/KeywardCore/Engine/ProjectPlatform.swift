@@ -23,7 +23,9 @@ public enum ProjectPlatform: Sendable, Hashable {
     guard entryNames.contains("Package.swift"),
       let text = read((folder as NSString).appendingPathComponent("Package.swift"))
     else { return nil }
-    return (packagePlatforms(ofManifest: text) == ["macOS"] ? .macOSOnly : .unspecified, "Sources")
+    // Most manifests name no platform, or not macOS: those need no parse.
+    let macOnly = text.contains("macOS") && packagePlatforms(ofManifest: text) == ["macOS"]
+    return (macOnly ? .macOSOnly : .unspecified, "Sources")
   }
 
   private static func read(_ path: String) -> String? {
@@ -32,14 +34,24 @@ public enum ProjectPlatform: Sendable, Hashable {
   }
 
   /// The `SDKROOT` values of an Xcode project's build settings (`macosx`, `iphoneos`, ...).
+  /// Projects run to megabytes: the bytes are searched, not split into lines.
   static func xcodeProjectSDKs(_ projectFolder: String) -> Set<String> {
-    guard let text = read((projectFolder as NSString).appendingPathComponent("project.pbxproj")) else { return [] }
+    let path = (projectFolder as NSString).appendingPathComponent("project.pbxproj")
+    guard let bytes = try? FileBytes.read(path), bytes.count < 64 << 20 else { return [] }
+    let key = Array("SDKROOT = ".utf8)
     var found: Set<String> = []
-    for line in text.split(separator: "\n") {
-      let trimmed = line.drop { $0 == " " || $0 == "\t" }
-      guard trimmed.hasPrefix("SDKROOT = ") else { continue }
-      let value = trimmed.dropFirst("SDKROOT = ".count).prefix { $0 != ";" }
-      found.insert(value.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+    bytes.withUnsafeBufferPointer { buffer in
+      var offset = 0
+      while let hit = ByteSearch.firstIndex(of: key, in: buffer, from: offset) {
+        var start = hit + key.count
+        var end = start
+        while end < buffer.count, buffer[end] != UInt8(ascii: ";"), buffer[end] != UInt8(ascii: "\n") { end += 1 }
+        offset = end
+        while start < end, buffer[start] == UInt8(ascii: "\"") { start += 1 }
+        var stop = end
+        while stop > start, buffer[stop - 1] == UInt8(ascii: "\"") || buffer[stop - 1] == UInt8(ascii: " ") { stop -= 1 }
+        found.insert(String(decoding: buffer[start..<stop], as: UTF8.self))
+      }
     }
     return found
   }

@@ -61,16 +61,7 @@ public enum SensitiveNames {
       return output
     }
     let text = folded(bytes)
-    return patterns.map { folded($0.utf8) }.contains { pattern in
-      guard let first = pattern.first, !pattern.isEmpty, pattern.count <= text.count else { return pattern.isEmpty }
-      var start = 0
-      while let index = text[start...].firstIndex(of: first) {
-        if index + pattern.count > text.count { return false }
-        if text[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
-        start = index + 1
-      }
-      return false
-    }
+    return patterns.map { folded($0.utf8) }.contains { $0.isEmpty || ByteSearch.contains($0, in: text) }
   }
 
   /// Whether `text` contains a pattern at all, whatever its other words say.

@@ -139,6 +139,39 @@ public struct BiometricReuseWindow: Rule {
     ]
   }
 
+  /// "grace" in prose or a word list (`gracefully`, `"grace"`, `grab grace grain`) names no
+  /// window: a file is parsed for this rule only if it holds the property, a reuse word, or
+  /// "grace" as code (part of a name, `gracePeriod`, `kGrace`; or a name of its own followed by
+  /// `:`, `=`, `)`, `,` or `.`).
+  public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
+    let named = ["touchIDAuthenticationAllowableReuseDuration", "ReuseDuration", "reuseDuration", "ReuseWindow", "reuseWindow"]
+    if ByteSearch.containsAny(named, in: bytes) { return true }
+    func isNameByte(_ byte: UInt8) -> Bool {
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+    }
+    let prose = Array("ful".utf8)
+    let follows = Set(":=),.".utf8)
+    return bytes.withUnsafeBufferPointer { buffer in
+      ["grace", "Grace"].contains { word in
+        let needle = Array(word.utf8)
+        var start = 0
+        while let hit = ByteSearch.firstIndex(of: needle, in: buffer, from: start) {
+          var after = hit + needle.count
+          start = after
+          if after + prose.count <= buffer.count && buffer[after..<(after + prose.count)].elementsEqual(prose) {
+            continue
+          }
+          if (hit > 0 && isNameByte(buffer[hit - 1])) || (after < buffer.count && isNameByte(buffer[after])) {
+            return true
+          }
+          while after < buffer.count && buffer[after] == UInt8(ascii: " ") { after += 1 }
+          if after < buffer.count && follows.contains(buffer[after]) { return true }
+        }
+        return false
+      }
+    }
+  }
+
   public static let valueSinks: [ValueSink] = [.reuseDuration]
 
   public static func check(_ context: RuleContext) {

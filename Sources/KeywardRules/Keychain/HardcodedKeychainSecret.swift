@@ -69,7 +69,7 @@ public struct HardcodedKeychainSecret: Rule {
       """,
     ])
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "v_Data"] }
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "\"v_Data\""] }
 
   public static func check(_ context: RuleContext) {
     // A probe item, added and deleted again, keeps no value in the keychain.

@@ -439,7 +439,7 @@ public struct WeakKeychainAccessibility: Rule {
   }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["kSecAttrAccessible", "pdmn"] + options.strings("weakAccessibilityAttributes")
+    ["kSecAttrAccessible", "\"pdmn\""] + options.strings("weakAccessibilityAttributes")
   }
 
   public static let valueSinks: [ValueSink] = [.accessibility]

@@ -49,8 +49,10 @@ public struct ObjCCleartextStoragePreferences: Rule {
     ["NSUserDefaults", "NSUbiquitousKeyValueStore"]
   }
 
+  /// Only `setObject:forKey:` and `setValue:forKey:` write, and only a secret's name matters.
   public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
-    CleartextStoragePreferences.mayReport(in: bytes, options: options)
+    ByteSearch.containsAny(["setObject:", "setValue:"], in: bytes)
+      && SensitiveNames.mayAppear(in: bytes, patterns: options.strings("sensitiveNamePatterns"))
   }
 
   public static func check(_ context: RuleContext) {

@@ -93,8 +93,11 @@ public struct CleartextStoragePreferences: Rule {
   }
 
   /// Without a secret's name anywhere in the file, no store call can write one.
+  /// A file is parsed for this rule only if it can write to a store (`set(`, `setValue(`,
+  /// `setObject(`, a wrapper attribute) and can name a secret.
   public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
-    SensitiveNames.mayAppear(in: bytes, patterns: options.strings("sensitiveNamePatterns"))
+    ByteSearch.containsAny(["set(", "setValue(", "setObject(", "AppStorage", "SceneStorage"], in: bytes)
+      && SensitiveNames.mayAppear(in: bytes, patterns: options.strings("sensitiveNamePatterns"))
   }
 
   static let stores = ["UserDefaults", "NSUbiquitousKeyValueStore"]
