@@ -28,9 +28,11 @@ import Testing
   @Test func preferencesAreJudgedOnlyWhereTheyAreWritten() {
     #expect(mayReport(CleartextStoragePreferences.self, #"UserDefaults.standard.set(token, forKey: "authToken")"#))
     #expect(mayReport(CleartextStoragePreferences.self, #"@AppStorage("apiKey") var key = """#))
-    #expect(!mayReport(CleartextStoragePreferences.self, #"let token = UserDefaults.standard.string(forKey: "authToken")"#))
+    #expect(
+      !mayReport(CleartextStoragePreferences.self, #"let token = UserDefaults.standard.string(forKey: "authToken")"#))
     #expect(!mayReport(CleartextStoragePreferences.self, #"UserDefaults.standard.set(true, forKey: "onboarded")"#))
     #expect(mayReport(ObjCCleartextStoragePreferences.self, #"[defaults setObject:password forKey:@"password"];"#))
-    #expect(!mayReport(ObjCCleartextStoragePreferences.self, #"NSString *password = [defaults stringForKey:@"password"];"#))
+    #expect(
+      !mayReport(ObjCCleartextStoragePreferences.self, #"NSString *password = [defaults stringForKey:@"password"];"#))
   }
 }

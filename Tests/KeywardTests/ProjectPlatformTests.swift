@@ -80,3 +80,18 @@ import Testing
     }
   }
 }
+
+/// Files reach a scan while the walk goes on, in the order of the finished list.
+@Suite struct DiscoveryOrderTests {
+  @Test func filesAreFoundInTheOrderOfTheirPaths() throws {
+    let names = [
+      "a/b.swift", "a.swift", "a-b.swift", "ab/c.swift", "a b.swift", "Z.swift", "é.swift", "a/a/z.swift", "a0.m",
+    ]
+    let root = try Paths.tree(Dictionary(uniqueKeysWithValues: names.map { ($0, "let x = 1\n") }))
+    defer { try? FileManager.default.removeItem(at: root) }
+    var seen: [String] = []
+    let result = FileDiscovery(root: root.path, excludes: []).discover([root.path]) { seen.append($0.relativePath) }
+    #expect(seen == result.files.map(\.relativePath))
+    #expect(seen.count == names.count)
+  }
+}

@@ -158,8 +158,12 @@ public struct FileDiscovery {
 
   /// The files to scan, sorted by path, the paths that could not be listed, and the dependency
   /// folders passed over.
-  public func discover(_ absolutePaths: [String]) -> Result {
+  /// - Parameter onFile: called with each file as it is found. Under one path named, files
+  ///   come in the order of the result (by relative path, as `<` orders them), so a caller can
+  ///   start on them before the walk ends.
+  public func discover(_ absolutePaths: [String], onFile: ((DiscoveredFile) -> Void)? = nil) -> Result {
     var walk = Walk(discovery: self)
+    walk.onFile = onFile
     for path in absolutePaths {
       walk.visitNamed(path)
     }
@@ -197,6 +201,12 @@ public struct FileDiscovery {
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
+    var onFile: ((DiscoveredFile) -> Void)?
+
+    mutating func take(_ file: DiscoveredFile) {
+      files.append(file)
+      onFile?(file)
+    }
 
     func isExcluded(_ relativePath: String) -> Bool { GlobPattern.anyMatches(excludes, relativePath) }
 
@@ -253,7 +263,7 @@ public struct FileDiscovery {
         return
       }
       if isFolder && explicitlyNamed && BinaryTarget.isBundleFolder(path) {
-        files.append(file(path, relative: relative, size: 0, kind: .binary))
+        take(file(path, relative: relative, size: 0, kind: .binary))
         return
       }
       if isFolder {
@@ -267,7 +277,7 @@ public struct FileDiscovery {
       // may be a built app: only such paths are opened to look for a Mach-O header.
       if explicitlyNamed && !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(path)) {
         if isRegular && (BinaryTarget.isArchive(path) || BinaryTarget.looksLikeMachO(path)) {
-          files.append(file(path, relative: relative, size: Int(info.st_size), kind: .binary))
+          take(file(path, relative: relative, size: Int(info.st_size), kind: .binary))
         } else {
           issues.append(
             ScanIssue(
@@ -282,7 +292,7 @@ public struct FileDiscovery {
       }
       // The same file reached again (through a link): the first path in walk order stays.
       guard seenFiles.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-      files.append(file(path, relative: relative, size: Int(info.st_size), kind: .source))
+      take(file(path, relative: relative, size: Int(info.st_size), kind: .source))
     }
 
     /// Lists a folder with `opendir`/`readdir` (Foundation's listing costs a `stat` and several
@@ -318,7 +328,18 @@ public struct FileDiscovery {
         library = outerLibrary
         projectPlatform = outerPlatform
       }
-      for entry in entries.sorted(by: { $0.name < $1.name }) {
+      // A folder sorts as its name followed by `/`, so that the walk meets files in the order
+      // of their relative paths. An entry of unknown type (a link) is looked at to tell.
+      func sortKey(_ entry: (name: String, type: UInt8)) -> String {
+        var isFolder = entry.type == UInt8(DT_DIR)
+        if entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) {
+          var info = stat()
+          isFolder = stat(prefix + entry.name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        }
+        return isFolder ? entry.name + "/" : entry.name
+      }
+      let ordered = entries.map { (entry: $0, key: sortKey($0)) }.sorted { $0.key < $1.key }.map(\.entry)
+      for entry in ordered {
         if let declared, !declared.scope.isEmpty {
           projectPlatform = entry.name == declared.scope ? declared.0 : outerPlatform
         }

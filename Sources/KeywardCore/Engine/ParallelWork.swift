@@ -30,6 +30,31 @@ public enum ParallelWork {
     return state.results()
   }
 
+  /// `map` over items that are still being listed: `list` runs on this thread and calls `add`
+  /// once for each new item (numbered from 0 in the order added), while the workers already
+  /// work through those added so far. For a scan, listing the files overlaps reading them.
+  public static func mapWhileListing<T: Sendable>(
+    jobs: Int, timeLimit: Double? = nil,
+    onTimeout: @escaping @Sendable (Int) -> T = { _ in
+      fatalError("a time limit needs onTimeout")
+    },
+    list: (_ add: @escaping () -> Void) -> Void,
+    _ body: @escaping @Sendable (Int) -> T
+  ) -> [T] {
+    let workers = max(1, jobs > 0 ? jobs : ProcessInfo.processInfo.activeProcessorCount)
+    let state = SharedState<T>(count: 0, listing: true)
+    for _ in 0..<workers { startWorker(state, body) }
+    list { state.add() }
+    state.finishListing()
+    while !state.waitUntilDone(pollingEvery: timeLimit == nil ? nil : min(0.05, timeLimit! / 4)) {
+      guard let timeLimit else { continue }
+      for index in state.giveUpItems(runningLongerThan: timeLimit) {
+        if state.store(onTimeout(index), at: index) { startWorker(state, body) }
+      }
+    }
+    return state.results()
+  }
+
   private static func startWorker<T>(_ state: SharedState<T>, _ body: @escaping @Sendable (Int) -> T) {
     let thread = Thread {
       while let index = state.nextIndex() {
@@ -46,19 +71,44 @@ public enum ParallelWork {
     private let condition = NSCondition()
     private var next = 0
     private var filled = 0
-    private let count: Int
+    private var count: Int
     private var slots: [T?]
     /// When each running item started, by index.
     private var started: [Int: Date] = [:]
+    /// Whether more items may still be added (`mapWhileListing`).
+    private var listing: Bool
+    /// Workers waiting for an item to be added.
+    private var waiting = 0
 
-    init(count: Int) {
+    init(count: Int, listing: Bool = false) {
       self.count = count
       self.slots = Array(repeating: nil, count: count)
+      self.listing = listing
+    }
+
+    func add() {
+      condition.lock()
+      defer { condition.unlock() }
+      count += 1
+      slots.append(nil)
+      if waiting > 0 { condition.signal() }
+    }
+
+    func finishListing() {
+      condition.lock()
+      defer { condition.unlock() }
+      listing = false
+      condition.broadcast()
     }
 
     func nextIndex() -> Int? {
       condition.lock()
       defer { condition.unlock() }
+      while next >= count && listing {
+        waiting += 1
+        condition.wait()
+        waiting -= 1
+      }
       guard next < count else { return nil }
       next += 1
       started[next - 1] = Date()
@@ -76,7 +126,7 @@ public enum ParallelWork {
       filled += 1
       // Only the waiter for the whole batch listens; waking it per item costs a context switch
       // per file on cores the workers need (with a time limit it polls anyway).
-      if filled == count { condition.broadcast() }
+      if filled == count && !listing { condition.broadcast() }
       return true
     }
 
@@ -84,14 +134,14 @@ public enum ParallelWork {
     func waitUntilDone(pollingEvery interval: Double?) -> Bool {
       condition.lock()
       defer { condition.unlock() }
-      if filled < count {
+      if filled < count || listing {
         if let interval {
           condition.wait(until: Date(timeIntervalSinceNow: interval))
         } else {
           condition.wait()
         }
       }
-      return filled == count
+      return filled == count && !listing
     }
 
     func giveUpItems(runningLongerThan limit: Double) -> [Int] {

@@ -49,7 +49,9 @@ public enum ProjectPlatform: Sendable, Hashable {
         offset = end
         while start < end, buffer[start] == UInt8(ascii: "\"") { start += 1 }
         var stop = end
-        while stop > start, buffer[stop - 1] == UInt8(ascii: "\"") || buffer[stop - 1] == UInt8(ascii: " ") { stop -= 1 }
+        while stop > start, buffer[stop - 1] == UInt8(ascii: "\"") || buffer[stop - 1] == UInt8(ascii: " ") {
+          stop -= 1
+        }
         found.insert(String(decoding: buffer[start..<stop], as: UTF8.self))
       }
     }

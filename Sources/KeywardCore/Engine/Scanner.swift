@@ -89,14 +89,7 @@ public struct Scanner: Sendable {
       includeThirdParty: request.includeThirdParty,
       anchoredExcludes: request.configurationExcludes.map { GlobPattern($0).anchored(to: anchor) })
     discovery.forceExclude = request.forceExclude
-    let found = discovery.discover(absolutePaths)
-    let (discovered, discoveryIssues) = (found.files, found.issues)
     let includes = request.includes.map { GlobPattern($0).anchored(to: anchor) }
-    let files = discovered.filter { file in
-      (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
-        && (request.onlyPaths?.contains(file.relativePath) ?? true)
-    }
-    request.afterDiscovery?(files)
     let cache = request.cacheFolder.flatMap { folder in request.takesInventory ? nil : folder }.map {
       ScanCache(
         folder: $0,
@@ -109,23 +102,13 @@ public struct Scanner: Sendable {
       configured.contextLines = request.contextLines
       return request.takesInventory ? configured.takingInventory() : configured
     }()
-    let order = files.indices.sorted { files[$0].size > files[$1].size }
     let limit = request.fileTimeLimit
     let sink = request.findingSink
-    let progress = request.progress.map { ProgressCounter(total: files.count, report: $0) }
-    var outcomes = ParallelWork.map(
-      count: files.count, jobs: request.jobs, timeLimit: limit,
-      onTimeout: { position in
-        let file = files[order[position]]
-        let issue = ScanIssue(
-          path: file.relativePath, kind: .timeLimit,
-          message: "given up: scanning took longer than the \(Self.seconds(limit!))-second limit for one file")
-        return (order[position], FileOutcome(issues: [issue]))
-      }
-    ) { position in
-      let index = order[position]
-      var outcome = scanner.scan(files[index])
-      progress?.step()
+    let progress = LateTotal()
+    let report = request.progress
+    @Sendable func work(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
+      var outcome = scanner.scan(file)
+      if let report { progress.step(report) }
       // A file whose findings wait for the other files is handed over when all are scanned.
       if let sink, !outcome.hasUnsettledFindings {
         sink.take(Self.inReportOrder(outcome.findings), file: index)
@@ -133,6 +116,48 @@ public struct Scanner: Sendable {
       }
       return (index, outcome)
     }
+    @Sendable func givenUp(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
+      let issue = ScanIssue(
+        path: file.relativePath, kind: .timeLimit,
+        message: "given up: scanning took longer than the \(Self.seconds(limit!))-second limit for one file")
+      return (index, FileOutcome(issues: [issue]))
+    }
+    let found: FileDiscovery.Result
+    let files: [DiscoveredFile]
+    var outcomes: [(Int, FileOutcome)]
+    // Listing the files overlaps reading them unless something needs the whole list first (a
+    // selection, several paths, a test's hook); files are then read in the order they are found
+    // rather than largest first.
+    if absolutePaths.count == 1 && includes.isEmpty && request.onlyPaths == nil && request.afterDiscovery == nil {
+      let listed = ListedFiles()
+      var result: FileDiscovery.Result?
+      outcomes = ParallelWork.mapWhileListing(
+        jobs: request.jobs, timeLimit: limit, onTimeout: { givenUp(listed[$0], $0) },
+        list: { add in
+          result = discovery.discover(absolutePaths) { file in
+            listed.append(file)
+            if report != nil { progress.grow() }
+            add()
+          }
+        }
+      ) { work(listed[$0], $0) }
+      found = result!
+      files = listed.all
+    } else {
+      found = discovery.discover(absolutePaths)
+      files = found.files.filter { file in
+        (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
+          && (request.onlyPaths?.contains(file.relativePath) ?? true)
+      }
+      request.afterDiscovery?(files)
+      progress.total = files.count
+      let order = files.indices.sorted { files[$0].size > files[$1].size }
+      outcomes = ParallelWork.map(
+        count: files.count, jobs: request.jobs, timeLimit: limit,
+        onTimeout: { givenUp(files[order[$0]], order[$0]) }
+      ) { work(files[order[$0]], order[$0]) }
+    }
+    let (discovered, discoveryIssues) = (found.files, found.issues)
     // Merged in file order, each file's findings released as they are copied, so that a large
     // result is held about once.
     var byFile = [FileOutcome?](repeating: nil, count: files.count)
@@ -229,23 +254,36 @@ public struct Scanner: Sendable {
   }
 }
 
-/// Counts files done across workers and passes the count on.
-private final class ProgressCounter: @unchecked Sendable {
-  let total: Int
-  let report: @Sendable (Int, Int) -> Void
+/// Counts files done across workers and passes the count on, with the total known so far
+/// (it grows while files are still being listed).
+private final class LateTotal: @unchecked Sendable {
   private let lock = NSLock()
   private var done = 0
+  private var listed = 0
 
-  init(total: Int, report: @escaping @Sendable (Int, Int) -> Void) {
-    self.total = total
-    self.report = report
+  var total: Int {
+    get { lock.withLock { listed } }
+    set { lock.withLock { listed = newValue } }
   }
 
-  func step() {
-    lock.lock()
-    done += 1
-    let now = done
-    lock.unlock()
+  func grow() { lock.withLock { listed += 1 } }
+
+  func step(_ report: @Sendable (Int, Int) -> Void) {
+    let (now, total) = lock.withLock {
+      done += 1
+      return (done, max(done, listed))
+    }
     report(now, total)
   }
+}
+
+/// The files listed so far, read by the workers while the listing goes on.
+private final class ListedFiles: @unchecked Sendable {
+  private let lock = NSLock()
+  private var files: [DiscoveredFile] = []
+
+  func append(_ file: DiscoveredFile) { lock.withLock { files.append(file) } }
+  subscript(index: Int) -> DiscoveredFile { lock.withLock { files[index] } }
+  var count: Int { lock.withLock { files.count } }
+  var all: [DiscoveredFile] { lock.withLock { files } }
 }

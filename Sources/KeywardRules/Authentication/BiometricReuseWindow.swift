@@ -144,7 +144,9 @@ public struct BiometricReuseWindow: Rule {
   /// "grace" as code (part of a name, `gracePeriod`, `kGrace`; or a name of its own followed by
   /// `:`, `=`, `)`, `,` or `.`).
   public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
-    let named = ["touchIDAuthenticationAllowableReuseDuration", "ReuseDuration", "reuseDuration", "ReuseWindow", "reuseWindow"]
+    let named = [
+      "touchIDAuthenticationAllowableReuseDuration", "ReuseDuration", "reuseDuration", "ReuseWindow", "reuseWindow",
+    ]
     if ByteSearch.containsAny(named, in: bytes) { return true }
     func isNameByte(_ byte: UInt8) -> Bool {
       (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
