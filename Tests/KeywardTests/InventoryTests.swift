@@ -90,6 +90,13 @@ import Testing
     #expect(macKey["dataProtectionKeychain"] is NSNull)
     let recovery = try #require(record(items, at: "Sources/Mac/MacVaultKeychain.swift", line: 51))
     #expect(recovery["dataProtectionKeychain"] as? String == "true")
+    // The Mac helper package (a macOS-only target) and the Objective-C Mac file.
+    let helper = try #require(record(items, at: "MacHelper/Sources/VaultMacHelper/HelperKeychain.swift", line: 14))
+    #expect(helper["account"] as? String == "session")
+    #expect(helper["dataProtectionKeychain"] is NSNull)
+    let objcMac = try #require(record(items, at: "Sources/Mac/VLTMacKeychain.m", line: 8))
+    #expect(objcMac["language"] as? String == "objective-c")
+    #expect(objcMac["account"] as? String == "vaultKey")
 
     let gates = records(document, "localAuthenticationGates")
     #expect(gates.count == 7)

@@ -106,12 +106,18 @@ public struct Scanner: Sendable {
     let sink = request.findingSink
     let progress = LateTotal()
     let report = request.progress
+    let parked = ParkedFindings()
     @Sendable func work(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
       var outcome = scanner.scan(file)
       if let report { progress.step(report) }
-      // A file whose findings wait for the other files is handed over when all are scanned.
-      if let sink, !outcome.hasUnsettledFindings {
-        sink.take(Self.inReportOrder(outcome.findings), file: index)
+      // A file whose findings wait for the other files is handed over when all are scanned;
+      // meanwhile, with a streamed report, its findings wait on disk.
+      if let sink {
+        if outcome.hasUnsettledFindings {
+          parked.park(outcome.findings, file: index)
+        } else {
+          sink.take(Self.inReportOrder(outcome.findings), file: index)
+        }
         outcome.findings = []
       }
       return (index, outcome)
@@ -165,7 +171,8 @@ public struct Scanner: Sendable {
     outcomes = []
     // A partial scan with hand-offs waiting also reads the files it left out (and so collects
     // every file's facts itself, in discovery order).
-    let partial = files.count < discovered.count && byFile.contains { $0?.hasUnsettledFindings == true }
+    let partial =
+      files.count < discovered.count && (!parked.isEmpty || byFile.contains { $0?.hasUnsettledFindings == true })
     var facts = CallFacts()
     if partial {
       facts = Self.callFacts(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
@@ -185,6 +192,7 @@ public struct Scanner: Sendable {
     for index in byFile.indices {
       guard var outcome = byFile[index] else { continue }
       byFile[index] = nil
+      if let waiting = try parked.take(file: index) { outcome.findings = waiting }
       if outcome.hasUnsettledFindings {
         outcome.findings = settler.settle(outcome.findings)
         if let sink {
