@@ -13,7 +13,7 @@ public enum ProjectPlatform: Sendable, Hashable {
 
   /// What the manifests among a folder's entries declare, with the folder (relative to the
   /// walked folder, "" for itself) they decide for; nil when it holds none.
-  static func declared(inFolder folder: String, entryNames: [String]) -> (ProjectPlatform, scope: String)? {
+  static func declared(inFolder folder: String, entryNames: [String]) -> (platform: ProjectPlatform, scope: String)? {
     let projects = entryNames.filter { $0.hasSuffix(".xcodeproj") }
     if !projects.isEmpty {
       let roots = projects.map { xcodeProjectSDKs((folder as NSString).appendingPathComponent($0)) }

@@ -292,6 +292,5 @@ private final class ListedFiles: @unchecked Sendable {
 
   func append(_ file: DiscoveredFile) { lock.withLock { files.append(file) } }
   subscript(index: Int) -> DiscoveredFile { lock.withLock { files[index] } }
-  var count: Int { lock.withLock { files.count } }
   var all: [DiscoveredFile] { lock.withLock { files } }
 }

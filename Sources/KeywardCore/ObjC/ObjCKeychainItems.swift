@@ -44,6 +44,15 @@ extension ObjCModel {
     }
   }
 
+  /// The file's keychain dictionary a value written as written stands for: a nested
+  /// `@{ ... }` literal, or a variable holding one (`kSecPrivateKeyAttrs: privateAttributes`).
+  public func dictionary(heldBy value: [ObjCToken]) -> ObjCKeychainDictionary? {
+    keychainDictionaries.first { candidate in
+      candidate.origin?.lowerBound == value.first?.start
+        || (value.count == 1 && candidate.name != nil && candidate.name == value[0].text)
+    }
+  }
+
   /// Calls that only read or release a dictionary they are given: passing it there is no use.
   static let dictionaryReaders: Set<String> = [
     "CFDictionaryGetValue", "CFDictionaryContainsKey", "CFDictionaryGetCount", "CFDictionaryRemoveValue",

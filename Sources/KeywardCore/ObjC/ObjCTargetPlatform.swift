@@ -42,7 +42,8 @@ public struct ObjCTargetPlatform {
 
   /// Byte ranges of clauses whose condition says something about macOS.
   private var regions: [(range: Range<Int>, implication: Implication)] = []
-  private var importsOnlyMacFrameworks = false
+  /// AppKit or Cocoa imported (and UIKit not), or a project built only for macOS.
+  private var wholeFileIsMacOS = false
 
   public init(_ model: ObjCModel) {
     var open: [(conditions: [Implication], start: Int, isPlatformClause: Bool)] = []
@@ -76,7 +77,7 @@ public struct ObjCTargetPlatform {
       default: continue
       }
     }
-    importsOnlyMacFrameworks = (importsMac && !importsUIKit) || model.projectPlatform == .macOSOnly
+    wholeFileIsMacOS = (importsMac && !importsUIKit) || model.projectPlatform == .macOSOnly
   }
 
   /// The clause that is the last of `conditions` holds when every earlier condition is false
@@ -97,7 +98,7 @@ public struct ObjCTargetPlatform {
   public func isMacOSOnly(at offset: Int) -> Bool {
     let around = regions.filter { $0.range.contains(offset) }.map(\.implication)
     if around.contains(where: \.impliesNotMac) { return false }
-    return around.contains(where: \.impliesMac) || importsOnlyMacFrameworks
+    return around.contains(where: \.impliesMac) || wholeFileIsMacOS
   }
 
   static func condition(_ words: [String]) -> Implication { PreprocessorExpression.read(words) }

@@ -144,10 +144,9 @@ public struct ImplicitAccessibility: Rule {
     if denotes("kSecAttrKeyClass", "kSecAttrKeyClassPublic") || denotes("kSecClass", "kSecClassCertificate") {
       return false
     }
-    let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
     return !stored.contains { write in
       SensitiveNames.words(in: write.value, model: model).flatMap(SensitiveNames.nameWords).contains {
-        publicWords.contains($0.lowercased())
+        Self.publicWords.contains($0.lowercased())
       }
     }
   }
@@ -162,9 +161,13 @@ public struct ImplicitAccessibility: Rule {
       else { continue }
       context.report(
         literal,
-        message:
-          "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
-      )
+        message: message)
     }
   }
+
+  /// Words in the name of an item's value that say anyone may read it.
+  static let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
+
+  static let message =
+    "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
 }

@@ -172,13 +172,19 @@ public struct ItemWithoutAccessControl: Rule {
       guard let literal = query.literal, let subject = subject(of: query, patterns: patterns, model: model),
         subject.isEvident || context.options.reportsWeakEvidence
       else { continue }
-      let gateNote = gate == nil ? "" : ", although this file asks for local authentication (`evaluatePolicy`)"
       context.report(
         literal,
-        message:
-          "This item holds \(subject.description) and has no `kSecAttrAccessControl`, so the keychain releases it without Face ID, Touch ID or the passcode\(gateNote). Give it an access control made with `SecAccessControlCreateWithFlags` (for example `.biometryCurrentSet`) and read it with the evaluated `LAContext`.",
+        message: message(subject, gate: gate == nil ? nil : "evaluatePolicy", flag: ".biometryCurrentSet"),
         related: gate.map { [(context.offset(of: $0.call), "local authentication evaluated here")] } ?? [])
     }
+  }
+
+  /// - Parameters: gate: how the file's own evaluation is written, if it has one; flag: a
+  ///   biometric flag as the language spells it.
+  static func message(_ subject: Subject, gate: String?, flag: String) -> String {
+    let gateNote = gate.map { ", although this file asks for local authentication (`\($0)`)" } ?? ""
+    return
+      "This item holds \(subject.description) and has no `kSecAttrAccessControl`, so the keychain releases it without Face ID, Touch ID or the passcode\(gateNote). Give it an access control made with `SecAccessControlCreateWithFlags` (for example `\(flag)`) and read it with the evaluated `LAContext`."
   }
 
   struct Subject {

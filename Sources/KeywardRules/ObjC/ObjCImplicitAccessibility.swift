@@ -118,9 +118,7 @@ public struct ObjCImplicitAccessibility: Rule {
       else { continue }
       context.report(
         start: origin.lowerBound, end: origin.upperBound,
-        message:
-          "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."
-      )
+        message: ImplicitAccessibility.message)
     }
   }
 
@@ -139,10 +137,9 @@ public struct ObjCImplicitAccessibility: Rule {
     let classes =
       dictionary.values(forKey: "kSecAttrKeyClass", in: objc) + dictionary.values(forKey: "kSecClass", in: objc)
     if classes.contains(where: { objc.expand($0).contains { publicMarkers.contains($0.text) } }) { return false }
-    let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
     return !stored.contains { value in
       objc.expand(value).filter { $0.kind == .identifier }.flatMap { SensitiveNames.nameWords($0.text) }.contains {
-        publicWords.contains($0.lowercased())
+        ImplicitAccessibility.publicWords.contains($0.lowercased())
       }
     }
   }

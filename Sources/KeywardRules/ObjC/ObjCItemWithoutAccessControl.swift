@@ -110,23 +110,21 @@ public struct ObjCItemWithoutAccessControl: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let gate = objc.policyEvaluations.first?.part
     guard gate != nil || context.options.reportsWeakEvidence else { return }
-    let dictionaries = objc.keychainDictionaries
-    for dictionary in dictionaries where dictionary.mayStore && dictionary.isFullySeen {
+    for dictionary in objc.keychainDictionaries where dictionary.mayStore && dictionary.isFullySeen {
       guard let origin = dictionary.origin,
-        let subject = subject(of: dictionary, among: dictionaries, patterns: patterns, objc: objc),
+        let subject = subject(of: dictionary, patterns: patterns, objc: objc),
         subject.isEvident || context.options.reportsWeakEvidence
       else { continue }
-      let gateNote = gate == nil ? "" : ", although this file asks for local authentication (`evaluatePolicy:`)"
       context.report(
         start: origin.lowerBound, end: origin.upperBound,
-        message:
-          "This item holds \(subject.description) and has no `kSecAttrAccessControl`, so the keychain releases it without Face ID, Touch ID or the passcode\(gateNote). Give it an access control made with `SecAccessControlCreateWithFlags` (for example `kSecAccessControlBiometryCurrentSet`) and read it with the evaluated `LAContext`.",
+        message: ItemWithoutAccessControl.message(
+          subject, gate: gate == nil ? nil : "evaluatePolicy:", flag: "kSecAccessControlBiometryCurrentSet"),
         related: gate.map { [($0.start, "local authentication evaluated here")] } ?? [])
     }
   }
 
   static func subject(
-    of dictionary: ObjCKeychainDictionary, among all: [ObjCKeychainDictionary], patterns: [String], objc: ObjCModel
+    of dictionary: ObjCKeychainDictionary, patterns: [String], objc: ObjCModel
   ) -> ItemWithoutAccessControl.Subject? {
     guard dictionary.values(forKey: "kSecAttrAccessControl", in: objc).isEmpty,
       dictionary.entries.allSatisfy({ ObjCImplicitAccessibility.keyIsKnown($0.key, objc: objc) })
@@ -137,11 +135,7 @@ public struct ObjCItemWithoutAccessControl: Rule {
       guard !dictionary.values(forKey: "kSecAttrKeyType", in: objc).isEmpty else { return nil }
       var parts = [dictionary]
       for value in dictionary.values(forKey: "kSecPrivateKeyAttrs", in: objc) {
-        let nested = all.first { candidate in
-          candidate.origin?.lowerBound == value.first?.start
-            || (value.count == 1 && candidate.name == value[0].text && candidate.name != nil)
-        }
-        guard let nested, nested.isFullySeen else { return nil }
+        guard let nested = objc.dictionary(heldBy: value), nested.isFullySeen else { return nil }
         parts.append(nested)
       }
       let isPermanent = parts.contains { part in
