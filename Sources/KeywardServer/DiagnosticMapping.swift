@@ -31,7 +31,10 @@ enum DiagnosticMapping {
   }
 
   /// `uri` is the document's; related locations in the same file use it too.
-  static func diagnostic(_ finding: Finding, uri: String, uriOfPath: (String) -> String) -> JSON {
+  /// `documentation` is the link to the rule's page, when there is one.
+  static func diagnostic(
+    _ finding: Finding, uri: String, documentation: String? = nil, uriOfPath: (String) -> String
+  ) -> JSON {
     var diagnostic: [String: JSON] = [
       "range": range(finding.location),
       "severity": .int(severity(finding)),
@@ -41,6 +44,7 @@ enum DiagnosticMapping {
       // Lets code actions and hover find the finding again without guessing from the range.
       "data": ["fingerprint": .string(finding.fingerprint)],
     ]
+    if let documentation { diagnostic["codeDescription"] = ["href": .string(documentation)] }
     if !finding.related.isEmpty {
       diagnostic["relatedInformation"] = .array(
         finding.related.map { related in

@@ -22,6 +22,12 @@ final class DocumentAnalyzer {
   let root: String?
   private let settings: ProjectSettings
   private var workspace: WorkspaceFacts?
+  /// Documents described, with the configuration they were described under.
+  private var described: [String: (settings: DescribedUnder, file: DiscoveredFile)] = [:]
+  private struct DescribedUnder: Equatable {
+    var folder: String?
+    var origins: [CodeOrigin: [String]]
+  }
 
   init(root: String?) {
     self.root = root.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -38,7 +44,8 @@ final class DocumentAnalyzer {
         findings: [], text: SourceText(bytes: bytes), relativePath: relative, issues: [],
         configurationProblem: loaded.problem)
     }
-    let outcome = Self.scanOnLargeStack(loaded.scanner, bytes: bytes, path: relative)
+    let file = describe(path, size: bytes.count, configuration: loaded.configuration)
+    let outcome = Self.scanOnLargeStack(loaded.scanner, bytes: bytes, as: file)
     var findings = outcome.findings
     if findings.contains(where: { $0.handOff != nil }) {
       if workspace == nil {
@@ -49,9 +56,6 @@ final class DocumentAnalyzer {
     } else {
       workspace?.update(relative, outcome.facts)
     }
-    // Where the code lives by its path (Tests/, Samples/, ...), as a scan of the folder says.
-    let file = DiscoveredFile(absolutePath: path, relativePath: relative, size: bytes.count)
-    for index in findings.indices { findings[index].origin = file.origin(content: findings[index].origin) }
     return DocumentAnalysis(
       findings: findings.filter(\.isActive), text: SourceText(bytes: bytes), relativePath: relative,
       issues: outcome.issues, configurationProblem: loaded.problem)
@@ -62,17 +66,17 @@ final class DocumentAnalyzer {
 
   /// The scan, on a worker with the large stack `keyward scan` gives its workers (deeply nested
   /// code recurses deeply in the parser), within `timeLimit`.
-  static func scanOnLargeStack(_ scanner: FileScanner, bytes: [UInt8], path: String) -> FileOutcome {
+  static func scanOnLargeStack(_ scanner: FileScanner, bytes: [UInt8], as file: DiscoveredFile) -> FileOutcome {
     ParallelWork.map(
       count: 1, jobs: 1, timeLimit: timeLimit,
       onTimeout: { _ in
         FileOutcome(issues: [
           ScanIssue(
-            path: path, kind: .timeLimit,
+            path: file.relativePath, kind: .timeLimit,
             message: "given up: scanning took longer than \(Int(timeLimit)) seconds")
         ])
       }
-    ) { _ in scanner.scan(bytes: bytes, path: path) }[0]
+    ) { _ in scanner.scan(bytes: bytes, as: file) }[0]
   }
 
   /// Whether the configuration leaves the file out of a scan of the workspace (`exclude:`, or
@@ -92,8 +96,31 @@ final class DocumentAnalyzer {
     return !includes.isEmpty && !GlobPattern.anyMatches(includes, relative)
   }
 
+  /// The document as a scan of the workspace sees it: where its code lives (its path, the
+  /// configuration's `origins:`, the library it lies in) and the platform its project builds
+  /// for. Kept per path until files change on disk: it lists the folders above the document.
+  private func describe(_ path: String, size: Int, configuration: Configuration) -> DiscoveredFile {
+    let settings = DescribedUnder(folder: configuration.folder, origins: configuration.origins)
+    if let known = described[path], known.settings == settings {
+      var file = known.file
+      file.size = size
+      return file
+    }
+    // Without a workspace, paths are relative to the document's folder, as findings name them.
+    let scanRoot = root ?? (path as NSString).deletingLastPathComponent
+    let anchor = configuration.folder.flatMap { GlobAnchor(folder: $0, root: scanRoot) }
+    let discovery = FileDiscovery(
+      root: scanRoot, excludes: [], origins: OriginOverrides(configuration.origins).anchored(to: anchor))
+    let file = discovery.describe(fileAt: path, size: size)
+    described[path] = (settings, file)
+    return file
+  }
+
   /// Forgets what was read from disk, so the next settlement reads the workspace again.
-  func invalidateWorkspace() { workspace = nil }
+  func invalidateWorkspace() {
+    workspace = nil
+    described = [:]
+  }
 
   func relativePath(of absolutePath: String) -> String {
     if let root, absolutePath.hasPrefix(root + "/") { return String(absolutePath.dropFirst(root.count + 1)) }

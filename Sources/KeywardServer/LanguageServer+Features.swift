@@ -31,7 +31,7 @@ extension LanguageServer {
       actions.append([
         "title": .string(title),
         "kind": "quickfix",
-        "diagnostics": [DiagnosticMapping.diagnostic(finding, uri: uri, uriOfPath: uriOfPath)],
+        "diagnostics": [diagnostic(finding, uri: uri)],
         "isPreferred": .bool(!fix.changesBehavior),
         "edit": ["changes": .object([uri: .array(edits)])],
       ])

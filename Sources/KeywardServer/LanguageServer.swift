@@ -16,10 +16,21 @@ public final class LanguageServer: @unchecked Sendable {
   private var initialized = false
   private var shutdownRequested = false
   private var reportedProblems: Set<String> = []
+  /// Where rule pages are written when no documentation URL is configured.
+  private let documentationFolder: URL?
+  private var documentationLinks: RuleDocumentationLinks
   /// Set by `exit`: 0 after `shutdown`, 1 without it, as the protocol asks.
   public private(set) var exitCode: Int32?
 
-  public init(send: @escaping @Sendable (JSON) -> Void) { self.send = send }
+  /// `documentationFolder`: where the rules' pages are written for diagnostics to link to (by
+  /// default, under the user's cache folder).
+  public init(
+    documentationFolder: URL? = RuleDocumentationLinks.defaultFolder, send: @escaping @Sendable (JSON) -> Void
+  ) {
+    self.send = send
+    self.documentationFolder = documentationFolder
+    documentationLinks = RuleDocumentationLinks(template: nil, folder: documentationFolder)
+  }
 
   /// Serves a connection until `exit` or the end of input; returns the exit status.
   public static func serve<Framing>(_ connection: StdioConnection<Framing>) -> Int32 {
@@ -93,9 +104,12 @@ public final class LanguageServer: @unchecked Sendable {
       params?["workspaceFolders"]?.arrayValue?.first?["uri"]?.stringValue.flatMap(DocumentURI.path(of:))
       ?? params?["rootUri"]?.stringValue.flatMap(DocumentURI.path(of:)) ?? params?["rootPath"]?.stringValue
     analyzer = DocumentAnalyzer(root: root)
-    if let milliseconds = params?["initializationOptions"]?["debounceMilliseconds"]?.intValue, milliseconds >= 0 {
+    let options = params?["initializationOptions"]
+    if let milliseconds = options?["debounceMilliseconds"]?.intValue, milliseconds >= 0 {
       debounce = Double(milliseconds) / 1000
     }
+    documentationLinks = RuleDocumentationLinks(
+      template: options?["ruleDocumentationURL"]?.stringValue, folder: documentationFolder)
     return [
       "capabilities": [
         "textDocumentSync": ["openClose": true, "change": 1, "save": ["includeText": true]],
@@ -172,9 +186,7 @@ public final class LanguageServer: @unchecked Sendable {
         RPCMessage.notification(
           "window/showMessage", ["type": 2, "message": .string("Keyward: \(issue.path): \(issue.message)")]))
     }
-    let diagnostics = analysis.findings.map { finding in
-      DiagnosticMapping.diagnostic(finding, uri: uri, uriOfPath: uriOfPath)
-    }
+    let diagnostics = analysis.findings.map { diagnostic($0, uri: uri) }
     publish(uri: uri, version: document.version, diagnostics: diagnostics)
   }
 
@@ -182,6 +194,12 @@ public final class LanguageServer: @unchecked Sendable {
     var params: [String: JSON] = ["uri": .string(uri), "diagnostics": .array(diagnostics)]
     if let version { params["version"] = .int(version) }
     send(RPCMessage.notification("textDocument/publishDiagnostics", .object(params)))
+  }
+
+  /// The finding as a diagnostic of the document at `uri`, linked to its rule's page.
+  func diagnostic(_ finding: Finding, uri: String) -> JSON {
+    DiagnosticMapping.diagnostic(
+      finding, uri: uri, documentation: documentationLinks.href(for: finding.ruleId), uriOfPath: uriOfPath)
   }
 
   /// The URI of a path relative to the workspace root.

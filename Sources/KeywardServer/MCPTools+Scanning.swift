@@ -157,12 +157,10 @@ struct Snippet {
     configuration.profile = profile
     let rules = configuration.configuredRules(from: .standard)
     let scanner = FileScanner(rules: rules, knownRuleIDs: Set(RuleCatalog.standard.ids))
-    var outcome = DocumentAnalyzer.scanOnLargeStack(scanner, bytes: bytes, path: fileName)
-    outcome.findings = HandOffSettler(facts: outcome.facts, rules: rules).settle(outcome.findings)
+    // The file name alone says where the code lives (`LoginTests.swift` is a test).
     let file = DiscoveredFile(absolutePath: "/" + fileName, relativePath: fileName, size: bytes.count)
-    for index in outcome.findings.indices {
-      outcome.findings[index].origin = file.origin(content: outcome.findings[index].origin)
-    }
+    var outcome = DocumentAnalyzer.scanOnLargeStack(scanner, bytes: bytes, as: file)
+    outcome.findings = HandOffSettler(facts: outcome.facts, rules: rules).settle(outcome.findings)
     return outcome
   }
 }

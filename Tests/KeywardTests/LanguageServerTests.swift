@@ -94,6 +94,11 @@ struct LanguageServerTests {
     // .keyward.yml says medium: a warning, not the rule's default (high, an error).
     #expect(diagnostic["severity"] == 2)
     #expect(diagnostic["message"]?.stringValue?.contains("kSecAttrAccessibleAlways") == true)
+    // The link opens the rule's page, as `keyward explain` prints it.
+    let rule = try #require(RuleCatalog.standard.rule(withID: Self.ruleID))
+    let page = try #require(diagnostic["codeDescription"]?["href"]?.stringValue.flatMap(URL.init(string:)))
+    #expect(page.isFileURL && page.lastPathComponent == Self.ruleID + ".md")
+    #expect(try String(contentsOf: page, encoding: .utf8) == RuleDocumentation.markdown(for: rule))
 
     // The safe fix, as an edit of exactly the weak constant.
     let actions = try server.request(
@@ -111,7 +116,6 @@ struct LanguageServerTests {
     let hover = try server.request(
       "textDocument/hover",
       ["textDocument": ["uri": .string(uri)], "position": ["line": .int(line), "character": .int(character + 3)]])
-    let rule = try #require(RuleCatalog.standard.rule(withID: Self.ruleID))
     #expect(hover["result"]?["contents"]?["value"] == .string(RuleDocumentation.markdown(for: rule)))
     #expect(hover["result"]?["range"] == range)
     let elsewhere = try server.request(
@@ -244,6 +248,49 @@ struct LanguageServerTests {
         "context": ["diagnostics": [], "only": ["source.organizeImports"]],
       ])
     #expect(actions["result"] == [])
+    try server.request("shutdown", nil)
+    server.notify("exit", nil)
+    #expect(server.exitStatus() == 0)
+  }
+
+  @Test("where the code lives and what it is built for are judged as a scan of the workspace does")
+  func projectContext() throws {
+    let macStore = """
+      import Security
+      func remember(_ token: Data) -> OSStatus {
+          let query: [String: Any] = [kSecValueData as String: token,
+                                      kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+          return SecItemAdd(query as CFDictionary, nil)
+      }
+
+      """
+    let root = try Paths.tree([
+      ".keyward.yml": "origins:\n  test: [\"Support/**\"]\n",
+      "Helper/Package.swift": ProjectPlatformTests.macPackage,
+    ])
+    let server = try LSP(["lsp"])
+    try server.request(
+      "initialize",
+      [
+        "rootUri": .string(root.absoluteString), "capabilities": [:],
+        "initializationOptions": ["ruleDocumentationURL": "https://docs.example.com/keyward/{rule}.html"],
+      ])
+    server.notify("initialized")
+    func diagnostics(_ path: String, _ text: String) throws -> [JSON] {
+      let uri = root.appendingPathComponent(path).absoluteString
+      Self.open(server, uri: uri, text: text)
+      return try #require(try server.diagnostics(for: uri)["params"]?["diagnostics"]?.arrayValue)
+    }
+    // `origins:` makes Support/ test code: information, not an error.
+    let support = try diagnostics("Support/Keys.swift", Self.flagged).first { $0["code"] == .string(Self.ruleID) }
+    #expect(support?["severity"] == 3)
+    let app = try diagnostics("Sources/Keys.swift", Self.flagged).first { $0["code"] == .string(Self.ruleID) }
+    #expect(app?["severity"] == 1)
+    #expect(app?["codeDescription"]?["href"] == .string("https://docs.example.com/keyward/\(Self.ruleID).html"))
+    // The package declares only macOS: its sources are macOS code; the same text elsewhere is not.
+    let macRule = "swift.macos_file_based_keychain"
+    #expect(try diagnostics("Helper/Sources/Helper/Store.swift", macStore).contains { $0["code"] == .string(macRule) })
+    #expect(try !diagnostics("Sources/Store.swift", macStore).contains { $0["code"] == .string(macRule) })
     try server.request("shutdown", nil)
     server.notify("exit", nil)
     #expect(server.exitStatus() == 0)

@@ -56,6 +56,36 @@ import Testing
     #expect(found["Both/Store.m"] == .unspecified)
   }
 
+  /// Editors describe one document at a time; they must see what a walk of the project sees.
+  @Test func describingOneFileAgreesWithTheWalk() throws {
+    let root = try Paths.tree([
+      "Helper/Package.swift": Self.macPackage,
+      "Helper/Sources/Helper/Store.swift": "let a = 1",
+      "Helper/Scripts/tool.swift": "let b = 1",
+      "MacApp/MacApp.xcodeproj/project.pbxproj": "buildSettings = {\n\t\t\t\tSDKROOT = macosx;\n\t\t\t};\n",
+      "MacApp/Store.m": "int a;",
+      "Kit/Package.swift":
+        "let package = Package(name: \"Kit\", products: [.library(name: \"Kit\", targets: [\"Kit\"])], targets: [.target(name: \"Kit\")])",
+      "Kit/Kit.podspec": "",
+      "Kit/Sources/Kit/Vault.swift": "let c = 1",
+      "Kit/Example/Demo.swift": "let d = 1",
+      "Support/Fixtures.swift": "let e = 1",
+      "App/Tests/LoginTests.swift": "let f = 1",
+    ])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let discovery = FileDiscovery(
+      root: root.path, excludes: [], origins: OriginOverrides([.test: ["Support/**"]]))
+    let walked = discovery.discover([root.path]).files
+    #expect(walked.count == 9)
+    for file in walked {
+      let described = discovery.describe(fileAt: file.absolutePath, size: file.size)
+      #expect(described == file, "\(file.relativePath)")
+      #expect(described.origin == file.origin, "\(file.relativePath)")
+    }
+    #expect(walked.first { $0.relativePath == "Support/Fixtures.swift" }?.origin == .test)
+    #expect(walked.first { $0.relativePath == "Kit/Example/Demo.swift" }?.origin == .sample)
+  }
+
   @Test func theMacOSRulesReadIt() {
     let rules = Configuration().configuredRules(from: .standard)
     let swift = """

@@ -126,6 +126,12 @@ public struct FileScanner: Sendable {
     return excerpted(Self.placed(outcome, in: file), bytes: bytes)
   }
 
+  /// Scans source text held in memory (an editor's document) as the file `file` describes: its
+  /// project's platform and where its code lives apply as in a scan of the folder.
+  public func scan(bytes: [UInt8], as file: DiscoveredFile) -> FileOutcome {
+    Self.placed(scan(bytes: bytes, path: file.relativePath, platform: file.projectPlatform), in: file)
+  }
+
   /// The outcome with `contextLines` lines of code before and after each finding: the lines of
   /// the finding's start and those after it up to its end (at most `contextLines` of them), and
   /// `contextLines` more on each side. Added after the cache, which keeps none.
