@@ -9,6 +9,9 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
   case policy
   /// An `LAContext`'s `touchIDAuthenticationAllowableReuseDuration`.
   case reuseDuration
+  /// The value (`kSecValueData`) of a stored keychain item, through the conversions to bytes
+  /// (`Data(x.utf8)`, `x.data(using:)`).
+  case storedValue
 
   /// For the documentation of the rules that follow values into their sinks.
   public static let howFarValuesAreFollowed = """
@@ -17,7 +20,8 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     others (up to four steps, cycles cut). A value a type is built with \
     (`Settings(protection: …)`, memberwise or not, inside another call's argument as in \
     `Vault(settings: .init(protection: …))`, or in a property wrapper's attribute) is followed \
-    into the stored property of that name, and so is a value a method stores in a property (a \
+    into the stored property of that name, a value assigned to a wrapped property into its \
+    wrapper's `wrappedValue` setter (`newValue`), and so is a value a method stores in a property (a \
     builder's `copy.flags = …`) or a computed property returns. The weak value is reported where \
     it is chosen, with the path to where it takes effect (the property, the calls, the setting) \
     as related locations. A step to a method found only by its name and argument labels (the \
@@ -34,6 +38,8 @@ public enum ValueSink: String, Sendable, Hashable, Codable, CaseIterable {
     case .accessibility: ["kSecAttrAccessible", "SecAccessControlCreateWithFlags"]
     case .policy: ["evaluatePolicy"]
     case .reuseDuration: ["touchIDAuthenticationAllowableReuseDuration"]
+    // A property wrapper's setter hands what the wrapped property is set to on to its store.
+    case .storedValue: ["kSecValueData", "@propertyWrapper"]
     }
   }
 }

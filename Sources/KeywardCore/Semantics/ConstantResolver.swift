@@ -310,7 +310,10 @@ public final class ConstantResolver {
       (binding.initializer != nil && !resolver.isOverriddenByEveryCaller(binding))
         || !binding.returnedExpressions.isEmpty
         || (Self.isAssignedLater(binding) && resolver.index.assignmentsByName[binding.name] != nil)
-        || (!mutatingMethods.isEmpty && resolver.index.memberCallsByReceiver[binding.name] != nil)
+        // Only a variable grows by method calls (`flags.insert(…)`); a parameter or constant
+        // that is merely the receiver of one (`secret.data(using:)`) keeps its own value.
+        || (!mutatingMethods.isEmpty && binding.kind == .variable
+          && resolver.index.memberCallsByReceiver[binding.name] != nil)
     }
 
     /// The binding an expression names, including calls of argument-less functions of the file.

@@ -43,6 +43,32 @@ public enum SequenceShape {
     }
   }
 
+  /// What a stored value is converted from, through the conversions apps write before storing
+  /// text or bytes: `x` of `Data(x.utf8)`, `Data(x)`, `Array(x.utf8)`, `x.data(using: .utf8)!`
+  /// (casts and `!` around them); the expression, unwrapped, when it converts nothing.
+  public static func convertedValue(_ expression: ExprSyntax) -> ExprSyntax {
+    let value = unwrapCasts(expression)
+    guard let call = value.as(FunctionCallExprSyntax.self) else { return value }
+    let source: ExprSyntax?
+    if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "data" {
+      source = member.base
+    } else if let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+      ["Data", "NSData", "Array"].contains(type), call.arguments.count == 1, call.arguments.first?.label == nil
+    {
+      source = call.arguments.first?.expression
+    } else {
+      source = nil
+    }
+    guard let source else { return value }
+    let inner = unwrapCasts(source)
+    if let member = inner.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "utf8",
+      let base = member.base
+    {
+      return unwrapCasts(base)
+    }
+    return inner
+  }
+
   /// Removes wrappers and `as` casts (`query as CFDictionary`), keeping everything else.
   public static func unwrapCasts(_ expression: ExprSyntax) -> ExprSyntax {
     let unwrapped = unwrap(expression)

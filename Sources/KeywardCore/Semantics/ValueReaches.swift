@@ -36,6 +36,14 @@ extension SemanticModel {
           ValueSinkSite(sink: sink, value: $0, at: Syntax($0), note: "evaluated by `evaluatePolicy` here")
         }
       }
+    case .storedValue:
+      // A probe item, added and deleted again, keeps no value.
+      return keychainQueries.filter { $0.mayStore && !$0.isProbe }.flatMap { $0.writes(forKey: "kSecValueData") }
+        .sorted { $0.node.position < $1.node.position }.map {
+          ValueSinkSite(
+            sink: sink, value: SequenceShape.convertedValue($0.value), at: $0.node,
+            note: "stored as the item's value (kSecValueData) here")
+        }
     case .reuseDuration:
       // A window on a context that nothing evaluates or passes on affects no prompt.
       return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
@@ -62,6 +70,9 @@ extension SemanticModel {
       var pending: [(parameter: Binding, path: [String], steps: [RelatedLocation])] = []
       func take(_ found: [ValueSource], path: [String], steps: [RelatedLocation]) {
         for source in found {
+          // A function that passes a member of its parameter back to itself (or to an overload
+          // of the same name) would lengthen the path on every round: real paths are short.
+          guard Self.memberPathLength(of: source) + path.count <= Self.longestMemberPath else { continue }
           switch source {
           case .parameter(let parameter, let memberPath):
             let full = memberPath + path
@@ -110,6 +121,16 @@ extension SemanticModel {
         < ($1.callable.location.start.offset, $1.parameter, $1.sink.rawValue, $1.memberPath.joined(separator: "."))
     }
     return facts
+  }
+
+  /// The most members a followed value is read through (`settings.protection.level`).
+  static let longestMemberPath = 4
+
+  static func memberPathLength(of source: ValueSource) -> Int {
+    switch source {
+    case .parameter(_, let memberPath): memberPath.count
+    case .property(_, _, let memberPath, _): memberPath.count + 1
+    }
   }
 
   /// Whether `node` runs only on a branch its function's caller picks: inside an `if`, a `switch`

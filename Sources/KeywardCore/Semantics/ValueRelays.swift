@@ -62,6 +62,8 @@ extension SemanticModel {
     while let member = root.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
     guard let reference = root.as(DeclReferenceExprSyntax.self) else { return false }
     if reference.baseName.tokenKind == .keyword(.self) { return true }
+    // What a property's setter is given (a property wrapper's `wrappedValue`), by its usual name.
+    if reference.baseName.text == "newValue" { return setterValue(reference) != nil }
     return index.bindingsByName[reference.baseName.text]?.contains { binding in
       binding.kind == .parameter
         ? SyntaxFacts.enclosingFunction(of: binding.node)?.is(InitializerDeclSyntax.self) == true

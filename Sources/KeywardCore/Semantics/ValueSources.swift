@@ -92,7 +92,7 @@ extension SemanticModel {
 
   /// `newValue` (or the setter's own name for it) in the setter of a property of a struct or
   /// class: what whoever sets the property gives it. The type and the property's name.
-  private func setterValue(_ reference: DeclReferenceExprSyntax) -> (String, String)? {
+  func setterValue(_ reference: DeclReferenceExprSyntax) -> (String, String)? {
     var current = reference.parent
     while let node = current {
       if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }

@@ -14,7 +14,11 @@ public struct HardcodedKeychainSecret: Rule {
       for anyone to read with `strings`: the keychain protects the copy on the device, not the \
       one in the app. Keyward follows the value through constants, `.data(using:)`, `Data(...)` \
       and `Array(... .utf8)`. Markers are not reported: literals under four bytes (`Data([1])`, \
-      `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice.
+      `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice. \
+      A literal handed to a function, an initializer or a property wrapper that stores what it \
+      is given as an item's value, in any file of the scan, is reported where it is written. \
+      Assignments to a wrapped property are read in files that name a wrapper whose name \
+      begins with `Keychain` (`@KeychainStored var apiKey`), or that store items themselves.
       """,
     rationale: """
       Every install of the app carries the same secret in its executable, where it can be \
@@ -45,6 +49,15 @@ public struct HardcodedKeychainSecret: Rule {
       let item: [CFString: Any] = [kSecValueData: apiKey.data(using: .utf8)!]
       """,
       "let item: [String: Any] = [kSecValueData as String: Data(↓[0x01, 0x02, 0x03, 0x04])]",
+      """
+      enum Vault {
+          static func store(_ secret: String) {
+              let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data(secret.utf8)]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+          static func seedDemo() { store(↓"correct-horse-battery") }
+      }
+      """,
     ],
     clean: [
       "query[kSecValueData as String] = token.data(using: .utf8)!",
@@ -61,6 +74,16 @@ public struct HardcodedKeychainSecret: Rule {
       }
       """,
       #"query[kSecValueData as String] = "true".data(using: .utf8)!"#,
+      """
+      enum Vault {
+          static func store(_ secret: String, account: String) {
+              let item: [String: Any] = [kSecAttrAccount as String: account, kSecValueData as String: Data(secret.utf8)]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+          static func remember(_ token: String) { store(token, account: "session-token") }
+          static func markOnboarded() { store("true", account: "onboarded") }
+      }
+      """,
       #"let item: [String: Any] = [kSecValueData as String: Data("\(prefix)-\(token)".utf8)]"#,
       """
       var a = Data(b)
@@ -69,7 +92,14 @@ public struct HardcodedKeychainSecret: Rule {
       """,
     ])
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "\"v_Data\""] }
+  /// `@Keychain…`: a file that sets a property wrapped by a keychain wrapper
+  /// (`@KeychainBacked var session`, then `session = "…"`) names no keychain API itself.
+  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecValueData", "\"v_Data\"", "@Keychain"] }
+
+  public static let valueSinks: [ValueSink] = [.storedValue]
+
+  static let message =
+    "A secret written in the source is stored in the keychain: it ships in the app binary, where anyone can extract it without a device. Store only secrets obtained at run time."
 
   public static func check(_ context: RuleContext) {
     // A probe item, added and deleted again, keeps no value in the keychain.
@@ -78,11 +108,26 @@ public struct HardcodedKeychainSecret: Rule {
       for literal in literals(in: write.value, model: context.model) {
         context.report(
           literal,
-          message:
-            "A secret written in the source is stored in the keychain: it ships in the app binary, where anyone can extract it without a device. Store only secrets obtained at run time.",
+          message: message,
           related: [(context.offset(of: write.value), "stored as kSecValueData here")])
       }
     }
+    // A literal handed to a function, initializer or wrapped property that stores it elsewhere
+    // (`KeychainHelper.save("…", account:)`, `session = "…"` on an `@KeychainBacked` property):
+    // reported if, in some file of the scan, what receives it becomes an item's value.
+    context.reportPassed(context.model.handedValues().filter(isSecretLiteral), to: .storedValue) { _, _ in
+      (message, nil)
+    }
+  }
+
+  /// A string or byte-array literal long enough to hold a secret, and not a marker word.
+  static func isSecretLiteral(_ expression: ExprSyntax) -> Bool {
+    if let text = SyntaxFacts.stringLiteralValue(expression) {
+      return text.utf8.count >= shortestSecret && !markerWords.contains(text.lowercased())
+    }
+    guard let array = expression.as(ArrayExprSyntax.self) else { return false }
+    return array.elements.count >= shortestSecret
+      && array.elements.allSatisfy { $0.expression.is(IntegerLiteralExprSyntax.self) }
   }
 
   /// Below this many bytes a literal is a marker (`Data([1])`, `"1"`), not a secret.
@@ -97,11 +142,7 @@ public struct HardcodedKeychainSecret: Rule {
     var found: [ExprSyntax] = []
     for value in model.resolver.values(of: expression) {
       let leaf = value.expression
-      if let text = SyntaxFacts.stringLiteralValue(leaf) {
-        if text.utf8.count >= shortestSecret && !markerWords.contains(text.lowercased()) { found.append(leaf) }
-      } else if let array = leaf.as(ArrayExprSyntax.self), array.elements.count >= shortestSecret,
-        array.elements.allSatisfy({ $0.expression.is(IntegerLiteralExprSyntax.self) })
-      {
+      if isSecretLiteral(leaf) {
         found.append(leaf)
       } else if let call = leaf.as(FunctionCallExprSyntax.self) {
         // `"…".data(using:)`, `Data("…".utf8)`, `Data([…])`, `Array("…".utf8)`.
