@@ -23,9 +23,11 @@ public struct KeychainQuery {
   /// (a search for old `kSecAttrAccessibleAlways` items in a migration stores nothing).
   public var mayStore: Bool { storage.mayStore }
 
-  /// Whether the same dictionary is added and deleted again: a probe (can this access group be
-  /// written?), whose value does not stay in the keychain.
-  public var isProbe: Bool { roles.contains(.add) && roles.contains(.delete) }
+  /// Whether the item is added and then deleted again, by the same dictionary or by one built
+  /// for the delete in the same function under the same account: a probe (can this access group
+  /// be written?), whose value does not stay in the keychain. A delete before the add (clearing
+  /// the old item, then saving) is not one.
+  public internal(set) var isProbe = false
 
   public func writes(forKey key: String) -> [KeychainAttributeWrite] { writes.filter { $0.key == key } }
 
@@ -122,7 +124,48 @@ extension SemanticModel {
       }
     }
     for id in order { queries[id]!.storage = storage(of: queries[id]!) }
-    return order.map { queries[$0]! }
+    let built = order.map { queries[$0]! }
+    return built.map { query in
+      var marked = query
+      marked.isProbe = isProbe(query, among: built)
+      return marked
+    }
+  }
+
+  /// See `KeychainQuery.isProbe`.
+  private func isProbe(_ query: KeychainQuery, among queries: [KeychainQuery]) -> Bool {
+    let adds = query.operations.filter { SyntaxFacts.calledName($0) == "SecItemAdd" }
+    guard let lastAdd = adds.map(\.position).max() else { return false }
+    let function = Self.enclosingBody(of: Syntax(adds[0]))
+    let account = Self.accountText(of: query)
+    return queries.contains { other in
+      other.operations.contains { delete in
+        SyntaxFacts.calledName(delete) == "SecItemDelete" && delete.position > lastAdd
+          && Self.enclosingBody(of: Syntax(delete))?.id == function?.id
+          && (Self.isSameDictionary(other, query) || (account != nil && Self.accountText(of: other) == account))
+      }
+    }
+  }
+
+  private static func isSameDictionary(_ one: KeychainQuery, _ other: KeychainQuery) -> Bool {
+    (one.binding != nil && one.binding?.id == other.binding?.id)
+      || (one.literal != nil && one.literal?.id == other.literal?.id)
+  }
+
+  /// The account an item is stored under, as written (`itemKey`, `"probe"`), when it is a name
+  /// or a literal.
+  private static func accountText(of query: KeychainQuery) -> String? {
+    guard let value = query.writes(forKey: "kSecAttrAccount").last.map({ SequenceShape.unwrapCasts($0.value) }),
+      value.is(DeclReferenceExprSyntax.self) || value.is(StringLiteralExprSyntax.self)
+    else { return nil }
+    return value.trimmedDescription
+  }
+
+  /// The function or closure whose body holds `node`.
+  private static func enclosingBody(of node: Syntax) -> Syntax? {
+    node.ancestorOrSelf {
+      $0.is(FunctionDeclSyntax.self) || $0.is(InitializerDeclSyntax.self) || $0.is(ClosureExprSyntax.self) ? $0 : nil
+    }
   }
 
   /// The dictionaries `query` holds under `key` (`kSecPrivateKeyAttrs`), as the file builds them.

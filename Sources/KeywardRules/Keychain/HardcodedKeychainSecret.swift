@@ -50,6 +50,14 @@ public struct HardcodedKeychainSecret: Rule {
       """,
       "let item: [String: Any] = [kSecValueData as String: Data(↓[0x01, 0x02, 0x03, 0x04])]",
       """
+      func saveDemoPassword() {
+          let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "demo",
+                                     kSecValueData as String: Data(↓"demo-password-123".utf8)]
+          SecItemDelete(item as CFDictionary)  // clears the old item; the new one stays
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
+      """
       enum Vault {
           static func store(_ secret: String) {
               let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data(secret.utf8)]
@@ -74,6 +82,17 @@ public struct HardcodedKeychainSecret: Rule {
       }
       """,
       #"query[kSecValueData as String] = "true".data(using: .utf8)!"#,
+      """
+      func canShare(through group: String) -> Bool {
+          let account = "group-check-" + group
+          let probe: [String: Any] = [kSecAttrAccessGroup as String: group, kSecAttrAccount as String: account,
+                                      kSecValueData as String: Data("write-check-value".utf8)]
+          let status = SecItemAdd(probe as CFDictionary, nil)
+          let cleanup: [String: Any] = [kSecAttrAccessGroup as String: group, kSecAttrAccount as String: account]
+          SecItemDelete(cleanup as CFDictionary)
+          return status == errSecSuccess
+      }
+      """,
       """
       enum Vault {
           static func store(_ secret: String, account: String) {
