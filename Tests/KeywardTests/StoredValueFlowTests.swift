@@ -80,9 +80,9 @@ import Testing
     let store = """
       import Security
       enum Store {
-          static func put(value: Data, account: String) {
+          static func put(value: String, account: String) {
               var item = [String: Any]()
-              item[kSecValueData as String] = value
+              item[kSecValueData as String] = value.data(using: .utf8)
               SecItemAdd(item as CFDictionary, nil)
           }
           static func put<T: KeyConvertible>(value: T, account: String) { put(value: value.keyBytes, account: account) }

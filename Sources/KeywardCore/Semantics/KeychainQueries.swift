@@ -124,32 +124,40 @@ extension SemanticModel {
       }
     }
     for id in order { queries[id]!.storage = storage(of: queries[id]!) }
-    let built = order.map { queries[$0]! }
-    return built.map { query in
-      var marked = query
-      marked.isProbe = isProbe(query, among: built)
-      return marked
-    }
+    var built = order.map { queries[$0]! }
+    Self.markProbes(&built)
+    return built
   }
 
-  /// See `KeychainQuery.isProbe`.
-  private func isProbe(_ query: KeychainQuery, among queries: [KeychainQuery]) -> Bool {
-    let adds = query.operations.filter { SyntaxFacts.calledName($0) == "SecItemAdd" }
-    guard let lastAdd = adds.map(\.position).max() else { return false }
-    let function = Self.enclosingBody(of: Syntax(adds[0]))
-    let account = Self.accountText(of: query)
-    return queries.contains { other in
-      other.operations.contains { delete in
-        SyntaxFacts.calledName(delete) == "SecItemDelete" && delete.position > lastAdd
-          && Self.enclosingBody(of: Syntax(delete))?.id == function?.id
-          && (Self.isSameDictionary(other, query) || (account != nil && Self.accountText(of: other) == account))
+  /// See `KeychainQuery.isProbe`. Deletes are few: each is described once, then matched
+  /// against the queries that add.
+  private static func markProbes(_ queries: inout [KeychainQuery]) {
+    struct Delete {
+      var position: AbsolutePosition
+      var body: SyntaxIdentifier?
+      var query: Int
+      var account: String?
+    }
+    var deletes: [Delete] = []
+    for (index, query) in queries.enumerated() {
+      for call in query.operations where SyntaxFacts.calledName(call) == "SecItemDelete" {
+        deletes.append(
+          Delete(
+            position: call.position, body: enclosingBody(of: Syntax(call))?.id, query: index,
+            account: accountText(of: query)))
       }
     }
-  }
-
-  private static func isSameDictionary(_ one: KeychainQuery, _ other: KeychainQuery) -> Bool {
-    (one.binding != nil && one.binding?.id == other.binding?.id)
-      || (one.literal != nil && one.literal?.id == other.literal?.id)
+    guard !deletes.isEmpty else { return }
+    for index in queries.indices {
+      let adds = queries[index].operations.filter { SyntaxFacts.calledName($0) == "SecItemAdd" }
+      guard let lastAdd = adds.map(\.position).max() else { continue }
+      let body = enclosingBody(of: Syntax(adds[0]))?.id
+      let account = accountText(of: queries[index])
+      queries[index].isProbe = deletes.contains { delete in
+        delete.position > lastAdd && delete.body == body
+          && (delete.query == index || (account != nil && delete.account == account))
+      }
+    }
   }
 
   /// The account an item is stored under, as written (`itemKey`, `"probe"`), when it is a name

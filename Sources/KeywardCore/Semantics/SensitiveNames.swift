@@ -68,10 +68,25 @@ public enum SensitiveNames {
   static func isNamed(_ text: String, patterns: [String]) -> Bool { !namedPatterns(text, patterns: patterns).isEmpty }
 
   /// The patterns `text`, lowercased with `-` and spaces read as `_`, contains.
+  /// Compared as bytes, ASCII letters lowercased: every name and key of a dense file is asked,
+  /// and Foundation's substring search cost a tenth of such a scan.
   private static func namedPatterns(_ text: String, patterns: [String]) -> [String] {
-    let folded = text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
-    let joined = folded.replacingOccurrences(of: "_", with: "")
-    return patterns.map { $0.lowercased() }.filter { folded.contains($0) || joined.contains($0) }
+    let underscore = UInt8(ascii: "_")
+    var folded: [UInt8] = []
+    var joined: [UInt8] = []
+    folded.reserveCapacity(text.utf8.count)
+    joined.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      let lowered =
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
+        ? underscore : (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+      folded.append(lowered)
+      if lowered != underscore { joined.append(lowered) }
+    }
+    return patterns.map { $0.lowercased() }.filter { pattern in
+      let needle = Array(pattern.utf8)
+      return needle.isEmpty || ByteSearch.contains(needle, in: folded) || ByteSearch.contains(needle, in: joined)
+    }
   }
 
   /// The lowercased words of an identifier or key: `isPasswordSet` → is, password, set;

@@ -76,10 +76,16 @@ extension SemanticModel {
           switch source {
           case .parameter(let parameter, let memberPath):
             let full = memberPath + path
+            if sink == .storedValue, full.isEmpty, !Self.mayReceiveLiteral(parameter) { continue }
             guard seen.insert("\(parameter.position.utf8Offset) \(full)").inserted else { continue }
             pending.append((parameter, full, steps))
           case .property(let owner, let name, let memberPath, let read):
             let full = memberPath + path
+            if sink == .storedValue, full.isEmpty, let member = resolver.member(name, ofType: owner),
+              !Self.mayReceiveLiteral(member)
+            {
+              continue
+            }
             guard seen.insert("\(owner).\(name) \(full)").inserted else { continue }
             let declared = resolver.member(name, ofType: owner).map {
               step("stored in `\(owner).\(name)`, declared here", at: $0.node)
@@ -122,6 +128,17 @@ extension SemanticModel {
     }
     return facts
   }
+
+  /// Only a literal handed on is followed to an item's value (`swift.hardcoded_keychain_secret`):
+  /// a parameter or property typed `Data`, a key or a custom type cannot receive one, and its
+  /// summaries would only cost memory. Text types, `Any` and a generic `T` can; so can an
+  /// undeclared type.
+  static func mayReceiveLiteral(_ binding: Binding) -> Bool {
+    guard let type = binding.typeName else { return true }
+    return textualTypes.contains(type) || (type.count == 1 && type.first?.isUppercase == true)
+  }
+
+  static let textualTypes: Set<String> = ["String", "NSString", "Substring", "StaticString", "Any", "AnyObject"]
 
   /// The most members a followed value is read through (`settings.protection.level`).
   static let longestMemberPath = 4

@@ -16,7 +16,8 @@ public struct HardcodedKeychainSecret: Rule {
       and `Array(... .utf8)`. Markers are not reported: literals under four bytes (`Data([1])`, \
       `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice. \
       A literal handed to a function, an initializer or a property wrapper that stores what it \
-      is given as an item's value, in any file of the scan, is reported where it is written. \
+      is given as an item's value, in any file of the scan, is reported where it is written \
+      (through parameters and properties that can take a literal: `String`, `Any`, a generic). \
       Assignments to a wrapped property are read in files that name a wrapper whose name \
       begins with `Keychain` (`@KeychainStored var apiKey`), or that store items themselves.
       """,
