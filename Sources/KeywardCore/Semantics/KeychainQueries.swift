@@ -150,7 +150,7 @@ extension SemanticModel {
     guard !deletes.isEmpty else { return }
     for index in queries.indices {
       let adds = queries[index].operations.filter { SyntaxFacts.calledName($0) == "SecItemAdd" }
-      guard let lastAdd = adds.map(\.position).max() else { continue }
+      guard let lastAdd = adds.lazy.map({ $0.position }).max() else { continue }
       let body = enclosingBody(of: Syntax(adds[0]))?.id
       let account = accountText(of: queries[index])
       queries[index].isProbe = deletes.contains { delete in
@@ -163,10 +163,10 @@ extension SemanticModel {
   /// The account an item is stored under, as written (`itemKey`, `"probe"`), when it is a name
   /// or a literal.
   private static func accountText(of query: KeychainQuery) -> String? {
-    guard let value = query.writes(forKey: "kSecAttrAccount").last.map({ SequenceShape.unwrapCasts($0.value) }),
-      value.is(DeclReferenceExprSyntax.self) || value.is(StringLiteralExprSyntax.self)
+    guard let value = query.writes(forKey: "kSecAttrAccount").last.map({ SequenceShape.unwrapCasts($0.value) })
     else { return nil }
-    return value.trimmedDescription
+    if let name = value.as(DeclReferenceExprSyntax.self) { return name.baseName.text }
+    return SyntaxFacts.stringLiteralValue(value).map { "\"" + $0 }
   }
 
   /// The function or closure whose body holds `node`.

@@ -4,10 +4,24 @@ extension SemanticModel {
   /// The expressions given directly as call arguments or assigned to a name or property, in
   /// source order: where a literal can be handed on. Read from the index, not by walking the
   /// tree, since every file naming a sink asks.
-  public func handedValues() -> [ExprSyntax] {
-    var values = index.callsByName.values.flatMap { $0.flatMap { $0.arguments.map(\.expression) } }
-    values += index.assignmentsByName.values.flatMap { $0.map(\.value) }
-    return values.map(SequenceShape.unwrap).sorted { $0.position < $1.position }
+  /// `including` picks the values wanted before they are sorted (most are not).
+  public func handedValues(including wanted: (ExprSyntax) -> Bool = { _ in true }) -> [ExprSyntax] {
+    var values: [ExprSyntax] = []
+    for calls in index.callsByName.values {
+      for call in calls {
+        for argument in call.arguments {
+          let value = SequenceShape.unwrap(argument.expression)
+          if wanted(value) { values.append(value) }
+        }
+      }
+    }
+    for assignments in index.assignmentsByName.values {
+      for assignment in assignments {
+        let value = SequenceShape.unwrap(assignment.value)
+        if wanted(value) { values.append(value) }
+      }
+    }
+    return values.sorted { $0.position < $1.position }
   }
 
   /// The calls that take one of `atoms` as an argument (alone, or in an array literal, a

@@ -196,7 +196,7 @@ public struct BiometricReuseWindow: Rule {
   /// A number passed to a function or type whose parameter or property becomes a context's
   /// reuse window.
   static func reportPassedWindows(_ context: RuleContext, limit: Double) {
-    let literals = context.model.handedValues().filter {
+    let literals = context.model.handedValues {
       $0.is(IntegerLiteralExprSyntax.self) || $0.is(FloatLiteralExprSyntax.self)
     }
     context.reportPassed(literals, to: .reuseDuration) { atom, call in

@@ -17,7 +17,9 @@ public struct HardcodedKeychainSecret: Rule {
       `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice. \
       A literal handed to a function, an initializer or a property wrapper that stores what it \
       is given as an item's value, in any file of the scan, is reported where it is written \
-      (through parameters and properties that can take a literal: `String`, `Any`, a generic). \
+      (through parameters and properties that can take a literal: `String`, `Any`, a generic; \
+      not a literal given as a name, under a label such as `forKey:`, `account:` or \
+      `localizedReason:`). \
       Assignments to a wrapped property are read in files that name a wrapper whose name \
       begins with `Keychain` (`@KeychainStored var apiKey`), or that store items themselves.
       """,
@@ -135,9 +137,21 @@ public struct HardcodedKeychainSecret: Rule {
     // A literal handed to a function, initializer or wrapped property that stores it elsewhere
     // (`KeychainHelper.save("…", account:)`, `session = "…"` on an `@KeychainBacked` property):
     // reported if, in some file of the scan, what receives it becomes an item's value.
-    context.reportPassed(context.model.handedValues().filter(isSecretLiteral), to: .storedValue) { _, _ in
-      (message, nil)
-    }
+    let handed = context.model.handedValues { isSecretLiteral($0) && !namesRatherThanHolds($0) }
+    context.reportPassed(handed, to: .storedValue) { _, _ in (message, nil) }
+  }
+
+  /// Argument labels whose literal names an item, a key or a prompt (`forKey: "session"`,
+  /// `localizedReason: "Unlock"`): never the stored secret. Leaving them out also spares the
+  /// scan a pending finding for each such literal in every file that stores items.
+  static let namingLabels: Set<String> = [
+    "forKey", "key", "account", "service", "label", "accessGroup", "identifier", "tag", "named", "localizedReason",
+    "reason", "message", "title", "format", "comment", "domain", "prompt",
+  ]
+
+  static func namesRatherThanHolds(_ literal: ExprSyntax) -> Bool {
+    guard let label = literal.parent?.as(LabeledExprSyntax.self)?.label?.text else { return false }
+    return namingLabels.contains(label)
   }
 
   /// A string or byte-array literal long enough to hold a secret, and not a marker word.
