@@ -29,11 +29,9 @@ public enum FaceIDUsage: Sendable, Hashable {
         let data = FileManager.default.contents(atPath: path)
       else { continue }
       let bytes = [UInt8](data)
-      if contains(bytes, key) { return .declared }
-      if !showsIOSApp { showsIOSApp = iOSMarkers.contains { contains(bytes, $0) } }
+      if ByteSearch.contains(key, in: bytes) { return .declared }
+      if !showsIOSApp { showsIOSApp = iOSMarkers.contains { ByteSearch.contains($0, in: bytes) } }
     }
     return showsIOSApp ? .missing : .unknown
   }
-
-  private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool { ByteSearch.contains(needle, in: bytes) }
 }

@@ -18,11 +18,8 @@ extension FileDiscovery {
         if let layout = LibraryLayout.read(folder: folder, relativePrefix: relativePrefix, entryNames: names) {
           library = layout
         }
-        if let declared = ProjectPlatform.declared(inFolder: folder, entryNames: names),
-          declared.scope.isEmpty || declared.scope == next
-        {
-          platform = declared.platform
-        }
+        platform = ProjectPlatform.of(
+          entry: next, declared: ProjectPlatform.declared(inFolder: folder, entryNames: names), outer: platform)
         folder = (folder as NSString).appendingPathComponent(next)
         relativePrefix += next + "/"
       }

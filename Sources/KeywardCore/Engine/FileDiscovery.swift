@@ -323,7 +323,6 @@ public struct FileDiscovery {
       }
       let outerPlatform = projectPlatform
       let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
-      if let declared, declared.scope.isEmpty { projectPlatform = declared.platform }
       defer {
         library = outerLibrary
         projectPlatform = outerPlatform
@@ -340,9 +339,7 @@ public struct FileDiscovery {
       }
       let ordered = entries.map { (entry: $0, key: sortKey($0)) }.sorted { $0.key < $1.key }.map(\.entry)
       for entry in ordered {
-        if let declared, !declared.scope.isEmpty {
-          projectPlatform = entry.name == declared.scope ? declared.platform : outerPlatform
-        }
+        projectPlatform = ProjectPlatform.of(entry: entry.name, declared: declared, outer: outerPlatform)
         let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
         visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
       }

@@ -28,6 +28,15 @@ public enum ProjectPlatform: Sendable, Hashable {
     return (macOnly ? .macOSOnly : .unspecified, "Sources")
   }
 
+  /// The platform of `entry` of a folder whose manifests declared `declared`: theirs when they
+  /// decide for the whole folder or for that entry (`Sources`), else the one from above.
+  static func of(entry: String, declared: (platform: ProjectPlatform, scope: String)?, outer: ProjectPlatform)
+    -> ProjectPlatform
+  {
+    guard let declared, declared.scope.isEmpty || declared.scope == entry else { return outer }
+    return declared.platform
+  }
+
   private static func read(_ path: String) -> String? {
     guard let data = FileManager.default.contents(atPath: path), data.count < 8 << 20 else { return nil }
     return String(data: data, encoding: .utf8)

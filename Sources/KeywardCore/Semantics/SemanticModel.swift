@@ -69,8 +69,10 @@ public final class SemanticModel {
 
   /// Attributes written under `key` into dictionaries that may be stored: not those only
   /// searched (a read, a delete, an update's match query), compared, or built and left unused.
-  public func storedKeychainWrites(forKey key: String) -> [KeychainAttributeWrite] {
-    keychainQueries.filter(\.mayStore).flatMap { $0.writes(forKey: key) }.sorted { $0.node.position < $1.node.position }
+  /// `includingProbes` false leaves out items added only to be deleted again, which keep no value.
+  public func storedKeychainWrites(forKey key: String, includingProbes: Bool = true) -> [KeychainAttributeWrite] {
+    keychainQueries.filter { $0.mayStore && (includingProbes || !$0.isProbe) }.flatMap { $0.writes(forKey: key) }
+      .sorted { $0.node.position < $1.node.position }
   }
 
   /// Calls of `SecAccessControlCreateWithFlags`, the sink of both accessibility and flags.

@@ -37,13 +37,11 @@ extension SemanticModel {
         }
       }
     case .storedValue:
-      // A probe item, added and deleted again, keeps no value.
-      return keychainQueries.filter { $0.mayStore && !$0.isProbe }.flatMap { $0.writes(forKey: "kSecValueData") }
-        .sorted { $0.node.position < $1.node.position }.map {
-          ValueSinkSite(
-            sink: sink, value: SequenceShape.convertedValue($0.value), at: $0.node,
-            note: "stored as the item's value (kSecValueData) here")
-        }
+      return storedKeychainWrites(forKey: "kSecValueData", includingProbes: false).map {
+        ValueSinkSite(
+          sink: sink, value: SequenceShape.convertedValue($0.value), at: $0.node,
+          note: "stored as the item's value (kSecValueData) here")
+      }
     case .reuseDuration:
       // A window on a context that nothing evaluates or passes on affects no prompt.
       return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
@@ -81,15 +79,10 @@ extension SemanticModel {
             pending.append((parameter, full, steps))
           case .property(let owner, let name, let memberPath, let read):
             let full = memberPath + path
-            if sink == .storedValue, full.isEmpty, let member = resolver.member(name, ofType: owner),
-              !Self.mayReceiveLiteral(member)
-            {
-              continue
-            }
+            let member = resolver.member(name, ofType: owner)
+            if sink == .storedValue, full.isEmpty, let member, !Self.mayReceiveLiteral(member) { continue }
             guard seen.insert("\(owner).\(name) \(full)").inserted else { continue }
-            let declared = resolver.member(name, ofType: owner).map {
-              step("stored in `\(owner).\(name)`, declared here", at: $0.node)
-            }
+            let declared = member.map { step("stored in `\(owner).\(name)`, declared here", at: $0.node) }
             // Where the property is declared, else where it is read (unless that is the sink).
             let read = step("read from `\(SyntaxFacts.text(read))` here", at: read)
             let first = declared ?? (read.location == steps.first?.location ? nil : read)

@@ -125,8 +125,7 @@ public struct HardcodedKeychainSecret: Rule {
 
   public static func check(_ context: RuleContext) {
     // A probe item, added and deleted again, keeps no value in the keychain.
-    let stored = context.model.keychainQueries.filter { $0.mayStore && !$0.isProbe }
-    for write in stored.flatMap({ $0.writes(forKey: "kSecValueData") }) {
+    for write in context.model.storedKeychainWrites(forKey: "kSecValueData", includingProbes: false) {
       for literal in literals(in: write.value, model: context.model) {
         context.report(
           literal,
