@@ -96,4 +96,24 @@ import Testing
       _ = ObjCModel(bytes: Array(source.utf8)).accessControlFlags
     }
   }
+
+  /// A local built up over many statements (`flags = flags | ...`) refers to all its earlier
+  /// values at every level; in broken code a bracket left open makes one value run to the end
+  /// of the file. Either way an expansion stays within its budget and still finds the flags.
+  @Test func selfReferringValuesExpandWithinABudget() {
+    let updates = (0..<40).map { _ in "  flags = flags | kSecAccessControlDevicePasscode;\n" }.joined()
+    let source = """
+      - (void)store {
+        SecAccessControlCreateFlags flags = kSecAccessControlBiometryAny;
+      \(updates)  SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleAlways, flags, NULL);
+        NSDictionary *query = @{ (__bridge id)kSecAttrAccessible: (__bri[dge id)flags, flags: flags };
+      }
+      """
+    let model = ObjCModel(bytes: Array(source.utf8))
+    let names = Set(model.accessControlFlags.flatMap(\.flags).map(\.name))
+    #expect(names == ["biometryAny", "devicePasscode"])
+    #expect(model.accessibilityValues.map(\.value.name).contains("kSecAttrAccessibleAlways"))
+    let value = model.tokens.filter { $0.text == "flags" }
+    #expect(model.expand(value).count <= ObjCModel.expansionBudget(for: value) + value.count * 2)
+  }
 }

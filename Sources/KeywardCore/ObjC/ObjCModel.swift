@@ -35,22 +35,43 @@ public final class ObjCModel {
   /// function of the file (`[self accessFlags]`, `accessFlags()`) by what it returns,
   /// recursively. The replacement tokens keep their own positions, so findings land where the
   /// value is written.
-  public func expand(_ list: [ObjCToken], depth: Int = 0) -> [ObjCToken] {
-    guard depth < 8 else { return list }
+  public func expand(_ list: [ObjCToken]) -> [ObjCToken] {
+    var budget = Self.expansionBudget(for: list)
+    return expand(list, depth: 0, budget: &budget)
+  }
+
+  /// How many tokens one expansion may add. Values that mention each other (or, in broken code,
+  /// a bracket left open so a value runs to the end of the file) would otherwise multiply at
+  /// every level; past the budget, names stay as written.
+  public static func expansionBudget(for list: [ObjCToken]) -> Int { max(8_192, list.count * 8) }
+
+  private func expand(_ list: [ObjCToken], depth: Int, budget: inout Int) -> [ObjCToken] {
+    guard depth < 8, budget > 0 else { return list }
     var result: [ObjCToken] = []
     var index = 0
     while index < list.count {
       let token = list[index]
+      guard budget > 0 else {
+        result += list[index...]
+        break
+      }
       let (called, length) = calledHelper(in: list, at: index)
       if let called, let returned = valueSources.returns[called] {
-        for value in returned { result += expand(value, depth: depth + 1) + [Self.alternative(at: token.start)] }
+        for value in returned {
+          budget -= value.count + 1
+          result += expand(value, depth: depth + 1, budget: &budget) + [Self.alternative(at: token.start)]
+        }
         index += length
         continue
       }
       if token.kind == .identifier, let value = constants[token.text] {
-        result += expand(value, depth: depth + 1)
+        budget -= value.count
+        result += expand(value, depth: depth + 1, budget: &budget)
       } else if token.kind == .identifier, let values = valueSources.assignedValues(of: token.text, at: token.start) {
-        for value in values { result += expand(value, depth: depth + 1) + [Self.alternative(at: token.start)] }
+        for value in values {
+          budget -= value.count + 1
+          result += expand(value, depth: depth + 1, budget: &budget) + [Self.alternative(at: token.start)]
+        }
       } else {
         result.append(token)
       }
