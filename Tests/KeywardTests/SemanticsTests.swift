@@ -146,6 +146,37 @@ import Testing
     }
   }
 
+  /// Flag sets written in different places are alternatives; additions join each of them; a
+  /// name declared again in another `#if` clause holds the values of both builds.
+  @Test func accessControlFlagsComeAsTheSetsTheyMayBe() throws {
+    let code = """
+      func access(ok: Bool) {
+      #if targetEnvironment(simulator)
+          var flags: SecAccessControlCreateFlags = [.biometryAny]
+      #else
+          var flags: SecAccessControlCreateFlags = ok ? [.biometryCurrentSet, .or, .devicePasscode] : .devicePasscode
+      #endif
+          flags.insert(.privateKeyUsage)
+          _ = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags.union(.watch), nil)
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    let call = try #require(model.accessControlCreations.first)
+    let argument = try #require(SyntaxFacts.argument(call, at: 2))
+    let sets = model.accessControl.flagSets(of: argument).map { Set($0.map(\.flag.name)) }
+    #expect(
+      Set(sets) == [
+        ["biometryCurrentSet", "or", "devicePasscode", "privateKeyUsage", "watch"],
+        ["devicePasscode", "privateKeyUsage", "watch"], ["biometryAny", "privateKeyUsage", "watch"],
+      ])
+    #expect(sets.count == 3)
+    let passcodeOnly = model.accessControl.flagSets(of: argument).filter(AccessControlEvaluator.passcodeAloneOpens)
+    #expect(passcodeOnly.count == 1)
+    let declarations = try #require(model.index.bindingsByName["flags"])
+    #expect(declarations.count == 2)
+    #expect(declarations.allSatisfy { model.resolver.declarationsInOtherBuilds(of: $0).count == 1 })
+  }
+
   /// A context handed to a keychain wrapper binds the evaluation only when the file gives the
   /// wrapper an access control; in a file without the wrapper's import the call is not bound.
   @Test(arguments: [

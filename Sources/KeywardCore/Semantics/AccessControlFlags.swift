@@ -53,6 +53,12 @@ public struct FlagOrigin {
   public var reachedThroughName: Bool
   /// One branch of a choice the function's caller makes (`ResolvedValue.chosenByCaller`).
   public var chosenByCaller = false
+  /// The flag set written together with this flag: the array literal (or the lone member, or
+  /// the raw value) it is part of. Sets written in different places (the two sides of a
+  /// ternary, two `#if` clauses, two assignments) are alternatives, never in force together.
+  public var writtenSet: SyntaxIdentifier? = nil
+  /// Added to whichever set the value holds (`flags.insert(.or)`, `.union(.devicePasscode)`).
+  public var isAddition = false
 
   public init(
     flag: AccessControlFlag, node: ExprSyntax, isConditional: Bool, fromRawValue: Bool, reachedThroughName: Bool
@@ -84,9 +90,60 @@ public final class AccessControlEvaluator {
   public func origins(of expression: ExprSyntax) -> [FlagOrigin] {
     if let known = originsByExpression[expression.id] { return known }
     var result: [FlagOrigin] = []
-    collect(expression, conditional: false, throughName: false, depth: 0, into: &result)
+    collect(expression, Placement(), depth: 0, into: &result)
+    if resolver.isReturnedOnCallersChoice(expression) {
+      for index in result.indices { result[index].chosenByCaller = true }
+    }
     originsByExpression[expression.id] = result
     return result
+  }
+
+  /// The flag sets `expression` may hold, one per alternative way of writing it: each written
+  /// set with every addition made to it. `cond ? [.biometryAny, .or, .devicePasscode] :
+  /// [.devicePasscode]` is two sets, not one with both.
+  public func flagSets(of expression: ExprSyntax) -> [[FlagOrigin]] {
+    Self.flagSets(origins(of: expression))
+  }
+
+  public static func flagSets(_ origins: [FlagOrigin]) -> [[FlagOrigin]] {
+    let additions = origins.filter(\.isAddition)
+    var written: [SyntaxIdentifier: [FlagOrigin]] = [:]
+    var order: [SyntaxIdentifier] = []
+    for origin in origins where !origin.isAddition {
+      let set = origin.writtenSet ?? origin.node.id
+      if written[set] == nil { order.append(set) }
+      written[set, default: []].append(origin)
+    }
+    if order.isEmpty { return additions.isEmpty ? [] : [additions] }
+    return order.map { written[$0]! + additions }
+  }
+
+  /// Whether the device passcode alone opens an item with these flags: `.devicePasscode` with
+  /// `.or`, or with no biometric or companion constraint beside it.
+  public static func passcodeAloneOpens(_ set: [FlagOrigin]) -> Bool { passcodeAloneOpens(Set(set.map(\.flag.name))) }
+
+  public static func passcodeAloneOpens(_ names: Set<String>) -> Bool {
+    names.contains("devicePasscode") && (names.contains("or") || names.isDisjoint(with: userFactors))
+  }
+
+  /// Flags that ask for the user's biometrics or another of their devices.
+  public static let userFactors: Set<String> = [
+    "biometryAny", "biometryCurrentSet", "touchIDAny", "touchIDCurrentSet", "userPresence", "watch", "companion",
+  ]
+
+  /// Where the walk is: inside which written set, and whether what it finds adds to the value.
+  private struct Placement {
+    var conditional = false
+    var throughName = false
+    var writtenSet: SyntaxIdentifier? = nil
+    var isAddition = false
+
+    func with(conditional: Bool, throughName: Bool) -> Placement {
+      var copy = self
+      copy.conditional = self.conditional || conditional
+      copy.throughName = self.throughName || throughName
+      return copy
+    }
   }
 
   /// Every expression in the file that is certainly of type `SecAccessControlCreateFlags`:
@@ -125,45 +182,51 @@ public final class AccessControlEvaluator {
     return roots
   }
 
-  private func collect(
-    _ expression: ExprSyntax, conditional: Bool, throughName: Bool, depth: Int, into result: inout [FlagOrigin]
-  ) {
+  private func collect(_ expression: ExprSyntax, _ placement: Placement, depth: Int, into result: inout [FlagOrigin]) {
     guard depth < ConstantResolver.maximumDepth else { return }
     for value in resolver.values(of: expression, mutatingMethods: Self.growingMethods) {
       let before = result.count
       defer {
         if value.chosenByCaller { for index in before..<result.count { result[index].chosenByCaller = true } }
       }
-      let isConditional = conditional || value.isConditional
-      let isThroughName = throughName || value.reachedThroughName
+      var here = placement.with(conditional: value.isConditional, throughName: value.reachedThroughName)
+      here.isAddition = placement.isAddition || value.isAddedByMutation
       let leaf = value.expression
       if let array = leaf.as(ArrayExprSyntax.self) {
-        for element in array.elements {
-          collect(
-            element.expression, conditional: isConditional, throughName: isThroughName, depth: depth + 1, into: &result)
-        }
+        here.writtenSet = here.writtenSet ?? array.id
+        for element in array.elements { collect(element.expression, here, depth: depth + 1, into: &result) }
       } else if let member = leaf.as(MemberAccessExprSyntax.self) {
         guard isFlagMember(member), let flag = AccessControlFlag.named(member.declName.baseName.text) else { continue }
-        result.append(
-          FlagOrigin(
-            flag: flag, node: leaf, isConditional: isConditional, fromRawValue: false,
-            reachedThroughName: isThroughName))
+        result.append(origin(flag, at: leaf, here, fromRawValue: false))
       } else if let call = leaf.as(FunctionCallExprSyntax.self) {
-        collect(call: call, conditional: isConditional, throughName: isThroughName, depth: depth, into: &result)
+        collect(call: call, here, depth: depth, into: &result)
       }
     }
   }
 
+  private func origin(_ flag: AccessControlFlag, at node: ExprSyntax, _ placement: Placement, fromRawValue: Bool)
+    -> FlagOrigin
+  {
+    var origin = FlagOrigin(
+      flag: flag, node: node, isConditional: placement.conditional, fromRawValue: fromRawValue,
+      reachedThroughName: placement.throughName)
+    origin.writtenSet = placement.writtenSet ?? node.id
+    origin.isAddition = placement.isAddition
+    return origin
+  }
+
   private func collect(
-    call: FunctionCallExprSyntax, conditional: Bool, throughName: Bool, depth: Int, into result: inout [FlagOrigin]
+    call: FunctionCallExprSyntax, _ placement: Placement, depth: Int, into result: inout [FlagOrigin]
   ) {
     let callee = call.calledExpression
     if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
       let method = member.declName.baseName.text
       if Self.combiningMethods.contains(method) || Self.narrowingMethods.contains(method) {
-        collect(base, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
+        collect(base, placement, depth: depth + 1, into: &result)
         if Self.combiningMethods.contains(method), let argument = call.arguments.first?.expression {
-          collect(argument, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
+          var added = placement
+          added.isAddition = true
+          collect(argument, added, depth: depth + 1, into: &result)
         }
         return
       }
@@ -172,16 +235,15 @@ public final class AccessControlEvaluator {
     if let raw = SyntaxFacts.argument(call, labeled: "rawValue") {
       for value in resolver.values(of: raw) {
         guard let bits = Self.rawBits(startingAt: value.expression) else { continue }
+        let site = Self.rawSite(startingAt: value.expression)
+        var here = placement.with(conditional: value.isConditional, throughName: value.reachedThroughName)
+        here.writtenSet = here.writtenSet ?? site.id
         for flag in AccessControlFlag.decode(bits) {
-          result.append(
-            FlagOrigin(
-              flag: flag, node: Self.rawSite(startingAt: value.expression),
-              isConditional: conditional || value.isConditional, fromRawValue: true,
-              reachedThroughName: throughName || value.reachedThroughName))
+          result.append(origin(flag, at: site, here, fromRawValue: true))
         }
       }
     } else if call.arguments.count == 1, let only = call.arguments.first, only.label == nil {
-      collect(only.expression, conditional: conditional, throughName: throughName, depth: depth + 1, into: &result)
+      collect(only.expression, placement, depth: depth + 1, into: &result)
     }
   }
 

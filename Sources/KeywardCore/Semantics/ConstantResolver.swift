@@ -21,6 +21,10 @@ public struct ResolvedValue {
   /// names it) whatever the callers pass. Callers may override it, so it is conditional.
   public var parameter: Binding? = nil
 
+  /// Whether the value is added to a variable's value by a mutating call (`flags.insert(x)`)
+  /// rather than being a value it holds.
+  public var isAddedByMutation = false
+
   /// Where a finding about the value belongs: the choice, else the value itself.
   public var reportedExpression: ExprSyntax { choice ?? expression }
 }
@@ -198,6 +202,37 @@ public final class ConstantResolver {
     }
   }
 
+  /// Declarations of the binding's name in the same scope but in the other clauses of the
+  /// `#if` that declares it: lookup finds the last one written, and each build sees one.
+  public func declarationsInOtherBuilds(of binding: Binding) -> [Binding] {
+    guard let clause = Self.buildClause(of: binding),
+      let candidates = index.bindingsByScope[binding.scope]?[binding.name], candidates.count > 1,
+      let directive = clause.parent?.parent
+    else { return [] }
+    return candidates.filter { other in
+      guard other.id != binding.id, let otherClause = Self.buildClause(of: other) else { return false }
+      return otherClause.id != clause.id && otherClause.parent?.parent?.id == directive.id
+    }
+  }
+
+  /// The `#if` clause nearest around a declaration, within its scope.
+  private static func buildClause(of binding: Binding) -> IfConfigClauseSyntax? {
+    var current = binding.node.parent
+    while let node = current, node.id != binding.scope {
+      if let clause = node.as(IfConfigClauseSyntax.self) { return clause }
+      current = node.parent
+    }
+    return nil
+  }
+
+  /// Whether `expression` is returned only on a path the caller's arguments pick (`guard flags
+  /// == pattern else { return flags }; return [.userPresence]`): an option the function offers.
+  public func isReturnedOnCallersChoice(_ expression: ExprSyntax) -> Bool {
+    guard expression.parent?.is(ReturnStmtSyntax.self) == true else { return false }
+    let conditions = SyntaxFacts.conditionsDeciding(expression)
+    return !conditions.isEmpty && isDecidedByCaller(conditions[...])
+  }
+
   /// Whether a condition is decided by the enclosing function's caller: it reads a parameter,
   /// directly, through a member (`config.allowPasscode`), or through a local computed from one.
   public func isDecidedByCaller(_ condition: ArraySlice<ExprSyntax>, depth: Int = 0) -> Bool {
@@ -284,10 +319,22 @@ public final class ConstantResolver {
       if Self.isAssignedLater(binding) {
         alternatives += resolver.assignments(to: binding).map(\.value)
       }
+      // The same name declared in the other clauses of an `#if` (`let flags = …` for the device
+      // and again in `#else` for the simulator): one build or the other holds each value.
+      let otherBuilds = resolver.declarationsInOtherBuilds(of: binding).filter { visiting.insert($0.id).inserted }
+      defer { for other in otherBuilds { visiting.remove(other.id) } }
+      for other in otherBuilds {
+        alternatives += other.initializer.map { [$0] } ?? []
+        alternatives += other.returnedExpressions
+      }
       let isAlternative = conditional || alternatives.count > 1 || binding.kind == .parameter
       let before = results.count
       for alternative in alternatives {
+        let start = results.count
         collect([alternative][...], conditional: isAlternative, throughName: true, depth: depth)
+        if resolver.isReturnedOnCallersChoice(alternative) {
+          for index in start..<results.count { results[index].chosenByCaller = true }
+        }
       }
       if binding.kind == .parameter {
         for index in before..<results.count where results[index].parameter == nil { results[index].parameter = binding }
@@ -295,7 +342,9 @@ public final class ConstantResolver {
       guard !mutatingMethods.isEmpty, binding.kind == .variable else { return }
       for call in resolver.receiverCalls(on: binding) where mutatingMethods.contains(call.method) {
         if let argument = call.call.arguments.first?.expression {
+          let added = results.count
           collect([argument][...], conditional: conditional, throughName: true, depth: depth)
+          for index in added..<results.count { results[index].isAddedByMutation = true }
         }
       }
     }

@@ -51,11 +51,36 @@ public struct PasscodeFallbackACL: Rule {
       let access = SecAccessControlCreateWithFlags(nil, protection, flags, nil)
       """,
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, ↓.devicePasscode], nil)",
+      // Each side of the choice is judged alone: the fallback on one side, the passcode only on the other.
+      """
+      func access(enrolled: Bool) -> SecAccessControl? {
+          let flags: SecAccessControlCreateFlags = enrolled ? [.biometryCurrentSet, .or, ↓.devicePasscode] : [↓.devicePasscode]
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
+      // A name declared again for the simulator: the device build's flags are the ones that ship.
+      """
+      func access() -> SecAccessControl? {
+      #if !targetEnvironment(simulator)
+          let flags: SecAccessControlCreateFlags = [.biometryCurrentSet, .or, ↓.devicePasscode, .privateKeyUsage]
+      #else
+          let flags: SecAccessControlCreateFlags = [.biometryCurrentSet]
+      #endif
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
     ],
     clean: [
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .and, .devicePasscode], nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .devicePasscode], nil)",
+      // `.or` on one side of a choice and `.devicePasscode` with biometrics on the other: no set has both.
+      """
+      func access(watch: Bool) -> SecAccessControl? {
+          let flags: SecAccessControlCreateFlags = watch ? [.biometryCurrentSet, .or, .watch] : [.biometryCurrentSet, .and, .devicePasscode]
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
       "enum Unlock { case devicePasscode }; let u: Unlock = .devicePasscode",
     ])
 
@@ -63,29 +88,26 @@ public struct PasscodeFallbackACL: Rule {
     ["devicePasscode", "SecAccessControlCreateFlags(rawValue"]
   }
 
-  static let biometricFlags: Set<String> = [
-    "biometryAny", "biometryCurrentSet", "touchIDAny", "touchIDCurrentSet", "userPresence", "watch", "companion",
-  ]
-
   public static func check(_ context: RuleContext) {
     let model = context.model
     for call in model.accessControlCreations {
       guard let argument = SyntaxFacts.argument(call, at: 2) else { continue }
-      let origins = model.accessControl.origins(of: argument)
-      let names = Set(origins.map(\.flag.name))
-      guard names.contains("devicePasscode"), names.contains("or") || names.isDisjoint(with: biometricFlags) else {
-        continue
-      }
-      let alone = !names.contains("or")
-      for origin in origins where origin.flag.name == "devicePasscode" {
-        context.report(
-          origin.node,
-          message: alone
-            ? "`.devicePasscode` is the only authentication this item needs, so anyone who knows the passcode reads it. Require `.biometryCurrentSet` (with `.and, .devicePasscode` if both are wanted) for sensitive items."
-            : "`.or, .devicePasscode` lets the passcode replace biometrics for this item, so anyone who knows the passcode reads it. Drop the fallback for sensitive items, or require both with `.and`.",
-          confidence: origin.isConditional ? .medium : nil,
-          related: origin.reachedThroughName
-            ? [(context.offset(of: argument), "reaches SecAccessControlCreateWithFlags here")] : [])
+      // Each set the flags may be is judged alone: `useBiometrics ? [.biometryCurrentSet, .or,
+      // .devicePasscode] : [.devicePasscode]` has a fallback on one side and the passcode only
+      // on the other.
+      var reported: Set<SyntaxIdentifier> = []
+      for set in model.accessControl.flagSets(of: argument) where AccessControlEvaluator.passcodeAloneOpens(set) {
+        let alone = !set.contains { $0.flag.name == "or" }
+        for origin in set where origin.flag.name == "devicePasscode" && reported.insert(origin.node.id).inserted {
+          context.report(
+            origin.node,
+            message: alone
+              ? "`.devicePasscode` is the only authentication this item needs, so anyone who knows the passcode reads it. Require `.biometryCurrentSet` (with `.and, .devicePasscode` if both are wanted) for sensitive items."
+              : "`.or, .devicePasscode` lets the passcode replace biometrics for this item, so anyone who knows the passcode reads it. Drop the fallback for sensitive items, or require both with `.and`.",
+            confidence: origin.isConditional ? .medium : nil,
+            related: origin.reachedThroughName
+              ? [(context.offset(of: argument), "reaches SecAccessControlCreateWithFlags here")] : [])
+        }
       }
     }
   }

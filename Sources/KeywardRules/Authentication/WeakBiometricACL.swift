@@ -17,7 +17,9 @@ public struct WeakBiometricACL: Rule {
       biometric enrolled on the device, including a finger or face added after the item was \
       stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
       call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
-      `rawValue:` integers, and reports the weak flag where it is written. Authentication \
+      `rawValue:` integers, and reports the weak flag where it is written. `.biometryAny` beside \
+      `.or, .devicePasscode` is left to the passcode fallback rule: enrolling a finger takes the \
+      passcode, which opens such an item by itself. Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
       `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, and in-house \
       wrappers declared in `wrapperMappings`) are read the same way.
@@ -155,8 +157,23 @@ public struct WeakBiometricACL: Rule {
       "let access = SecAccessControlCreateWithFlags(nil, protection, [↓.biometryAny, .privateKeyUsage], nil)",
       """
       func makeKey() {
-          let flags: SecAccessControlCreateFlags = [↓.biometryAny, .or, .devicePasscode]
+          let flags: SecAccessControlCreateFlags = [↓.biometryAny, .privateKeyUsage]
           let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
+      // The app's own setting picks the weak set, not the function's caller.
+      """
+      func storedFlags() -> SecAccessControlCreateFlags {
+          guard UserDefaults.standard.bool(forKey: "strictUnlock") else { return ↓.userPresence }
+          return .biometryCurrentSet
+      }
+      """,
+      // Only one side of the choice falls back to the passcode; the other keeps `.biometryAny` alone.
+      """
+      func makeKey() -> SecAccessControl? {
+          let fallback = UserDefaults.standard.bool(forKey: "passcodeFallback")
+          let flags: SecAccessControlCreateFlags = fallback ? [.biometryAny, .or, .devicePasscode] : [↓.biometryAny]
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
       }
       """,
       """
@@ -274,6 +291,15 @@ public struct WeakBiometricACL: Rule {
       }
       """,
 
+      // A weak set returned only when the caller's own flags already mean the same: the caller chose it.
+      """
+      func normalized(_ requested: SecAccessControlCreateFlags) -> SecAccessControlCreateFlags {
+          let presenceEquivalent: SecAccessControlCreateFlags = [.devicePasscode, .or, .biometryAny]
+          guard requested == presenceEquivalent else { return requested }
+          return .userPresence
+      }
+      """,
+
       // A pattern the code compares flags with, never passes on.
       """
       func isLegacyPresence(_ flags: SecAccessControlCreateFlags) -> Bool {
@@ -282,6 +308,20 @@ public struct WeakBiometricACL: Rule {
       }
       """,
 
+      // The passcode alone opens the item, so a newly enrolled finger adds nothing (the
+      // passcode fallback rule reports the `.or, .devicePasscode`), in the device build and the
+      // simulator's.
+      """
+      func makeKey() -> SecAccessControl? {
+          let enrolled = LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
+      #if targetEnvironment(simulator)
+          let flags: SecAccessControlCreateFlags = [.biometryAny, .or, .devicePasscode]
+      #else
+          let flags: SecAccessControlCreateFlags = enrolled ? [.biometryAny, .or, .devicePasscode, .privateKeyUsage] : [.devicePasscode, .privateKeyUsage]
+      #endif
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      }
+      """,
       "let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .privateKeyUsage], nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, .touchIDCurrentSet, nil)",
@@ -339,10 +379,12 @@ public struct WeakBiometricACL: Rule {
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
     for root in model.accessControl.allFlagExpressions {
+      let origins = model.accessControl.origins(of: root)
+      let sets = AccessControlEvaluator.flagSets(origins)
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
-      for origin in model.accessControl.origins(of: root)
+      for origin in origins
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
-        && (!origin.chosenByCaller || context.options.reportsWeakEvidence)
+        && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !passcodeAloneOpens(origin, in: sets)
       {
         let id = origin.node.id
         if weakByNode[id] == nil {
@@ -391,6 +433,19 @@ public struct WeakBiometricACL: Rule {
         fix(for: origins, node: atom, context: context)
       )
     }
+  }
+
+  /// Whether every set holding `.biometryAny` also has `.or, .devicePasscode`: enrolling a finger
+  /// takes the passcode, and the passcode alone already opens the item, so the enrollment
+  /// weakness adds nothing (the passcode fallback rule reports the set).
+  static func passcodeAloneOpens(_ origin: FlagOrigin, in sets: [[FlagOrigin]]) -> Bool {
+    guard AccessControlFlag.sameBit(as: "biometryAny").contains(origin.flag.name) else { return false }
+    let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
+    return !holding.isEmpty
+      && holding.allSatisfy { set in
+        let names = Set(set.map(\.flag.name))
+        return names.contains("or") && names.contains("devicePasscode")
+      }
   }
 
   /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming

@@ -53,9 +53,7 @@ public struct ObjCPasscodeFallbackACL: Rule {
   public static func check(_ context: RuleContext) {
     for creation in context.objc.accessControlCreations {
       let names = Set(creation.flatMap { $0.flags.map(\.name) })
-      guard names.contains("devicePasscode"),
-        names.contains("or") || names.isDisjoint(with: PasscodeFallbackACL.biometricFlags)
-      else { continue }
+      guard AccessControlEvaluator.passcodeAloneOpens(names) else { continue }
       let alone = !names.contains("or")
       for (token, flags, fromInteger) in creation where flags.contains(where: { $0.name == "devicePasscode" }) {
         let subject = fromInteger ? "`\(token.text)` sets `kSecAccessControlDevicePasscode`, and " : ""
