@@ -72,6 +72,16 @@ import Testing
       "KeychainStored.swift": Self.keychainStored, "Profile.swift": Self.profile(#"apiKey = "sk_live_4eC39HqLyjWD""#),
     ]
     #expect(try findings(alone).isEmpty)
+    // A setter that names its value (`set(token)`) hands it on the same way.
+    let named = Self.keychainStored.replacingOccurrences(
+      of: "set { SecureStore.write(newValue", with: "set(token) { SecureStore.write(token")
+    #expect(named != Self.keychainStored)
+    let renamed = try findings(
+      [
+        "SecureStore.swift": Self.secureStore, "KeychainStored.swift": named,
+        "Profile.swift": Self.profile(#"apiKey = "sk_live_4eC39HqLyjWD""#),
+      ])
+    #expect(renamed.filter { $0.location.path == "Profile.swift" }.map(\.location.place) == ["Profile.swift:3:53"])
   }
 
   /// An overload that passes a member of its parameter to a function of the same name (itself,

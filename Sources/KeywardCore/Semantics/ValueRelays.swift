@@ -62,13 +62,16 @@ extension SemanticModel {
     while let member = root.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
     guard let reference = root.as(DeclReferenceExprSyntax.self) else { return false }
     if reference.baseName.tokenKind == .keyword(.self) { return true }
-    // What a property's setter is given (a property wrapper's `wrappedValue`), by its usual name.
+    // What a property's setter is given (a property wrapper's `wrappedValue`): `newValue`, or
+    // the name the setter gives it (`set(token)`), which no declaration in the index carries.
     if reference.baseName.text == "newValue" { return setterValue(reference) != nil }
-    return index.bindingsByName[reference.baseName.text]?.contains { binding in
-      binding.kind == .parameter
-        ? SyntaxFacts.enclosingFunction(of: binding.node)?.is(InitializerDeclSyntax.self) == true
-        : SyntaxFacts.memberBlock(declaring: binding.node) != nil && !binding.isStatic
-    } ?? false
+    let held =
+      index.bindingsByName[reference.baseName.text]?.contains { binding in
+        binding.kind == .parameter
+          ? SyntaxFacts.enclosingFunction(of: binding.node)?.is(InitializerDeclSyntax.self) == true
+          : SyntaxFacts.memberBlock(declaring: binding.node) != nil && !binding.isStatic
+      } ?? false
+    return held || setterValue(reference) != nil
   }
 
   /// Whether the file declares a function or type of this name: calls to it are followed within
