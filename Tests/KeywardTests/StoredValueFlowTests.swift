@@ -102,6 +102,30 @@ import Testing
     #expect(try findings(["Store.swift": store]).map(\.location.place) == ["Store.swift:9:37"])
   }
 
+  /// Text or bytes converted on the way (`Data("…".utf8)`, `"…".data(using:)!`, `Data([…])`)
+  /// are still the literal: reported where it is written, when the helper takes `Data`.
+  @Test func aLiteralConvertedToDataOnTheWayIsReported() throws {
+    let store = """
+      import Security
+      enum DataStore {
+          static func put(_ bytes: Data, account: String) {
+              let item: [String: Any] = [kSecValueData as String: bytes, kSecAttrAccount as String: account]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+          static func describe(_ bytes: Data) -> String { bytes.base64EncodedString() }
+      }
+      func seed() {
+          DataStore.put(Data("sk_live_converted_1".utf8), account: "a")
+          DataStore.put("sk_live_converted_2".data(using: .utf8)!, account: "b")
+          DataStore.put(Data([0x73, 0x6b, 0x5f, 0x6c, 0x69]), account: "c")
+          DataStore.put(Data([1]), account: "marker")
+          _ = DataStore.describe(Data("not_stored_anywhere".utf8))
+      }
+      """
+    let found = try findings(["DataStore.swift": store])
+    #expect(found.map(\.location.place) == ["DataStore.swift:10:24", "DataStore.swift:11:19", "DataStore.swift:12:24"])
+  }
+
   @Test func aLiteralGivenToAParameterThatIsNotTheValueIsNotReported() throws {
     // The account name is a literal too, but it is not what the item keeps secret.
     let found = try findings(["SecureStore.swift": Self.secureStore])

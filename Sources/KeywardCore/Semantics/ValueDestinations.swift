@@ -4,20 +4,29 @@ extension SemanticModel {
   /// The expressions given directly as call arguments or assigned to a name or property, in
   /// source order: where a literal can be handed on. Read from the index, not by walking the
   /// tree, since every file naming a sink asks.
-  /// `including` picks the values wanted before they are sorted (most are not).
-  public func handedValues(including wanted: (ExprSyntax) -> Bool = { _ in true }) -> [ExprSyntax] {
+  /// - Parameters:
+  ///   - throughConversions: give what a value is converted from (`x` of `Data(x.utf8)`,
+  ///     `x.data(using: .utf8)!`, `Data([…])`), for sinks that keep text or bytes.
+  ///   - wanted: picks the values wanted before they are sorted (most are not).
+  public func handedValues(throughConversions: Bool = false, including wanted: (ExprSyntax) -> Bool = { _ in true })
+    -> [ExprSyntax]
+  {
+    let look: (ExprSyntax) -> ExprSyntax = { expression in
+      let value = SequenceShape.unwrap(expression)
+      return throughConversions && value.is(FunctionCallExprSyntax.self) ? SequenceShape.convertedValue(value) : value
+    }
     var values: [ExprSyntax] = []
     for calls in index.callsByName.values {
       for call in calls {
         for argument in call.arguments {
-          let value = SequenceShape.unwrap(argument.expression)
+          let value = look(argument.expression)
           if wanted(value) { values.append(value) }
         }
       }
     }
     for assignments in index.assignmentsByName.values {
       for assignment in assignments {
-        let value = SequenceShape.unwrap(assignment.value)
+        let value = look(assignment.value)
         if wanted(value) { values.append(value) }
       }
     }
@@ -50,6 +59,10 @@ extension SemanticModel {
   func argumentCall(holding node: Syntax) -> (node: Syntax, shape: CallShape)? {
     var current = node
     while let parent = current.parent {
+      if let conversion = Self.conversion(of: current) {
+        current = Syntax(conversion)
+        continue
+      }
       if let argument = parent.as(LabeledExprSyntax.self),
         let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
         let list = argument.parent?.as(LabeledExprListSyntax.self)
@@ -92,6 +105,20 @@ extension SemanticModel {
       }
       guard Self.passesValueThrough(parent) else { return nil }
       current = parent
+    }
+    return nil
+  }
+
+  /// The conversion right around `node` that keeps its text or bytes (`Data(x.utf8)`,
+  /// `x.data(using: .utf8)`, `Data([…])`, `Array(x.utf8)`): the value handed on is still `node`'s.
+  static func conversion(of node: Syntax) -> FunctionCallExprSyntax? {
+    var candidate = node.parent
+    for _ in 0..<4 {
+      guard let current = candidate else { return nil }
+      if let call = current.as(FunctionCallExprSyntax.self) {
+        return SequenceShape.convertedValue(ExprSyntax(call)).id == node.id ? call : nil
+      }
+      candidate = current.parent
     }
     return nil
   }
@@ -166,7 +193,7 @@ extension SemanticModel {
   /// Syntax that hands its element's value on unchanged, or as one of its alternatives.
   static func passesValueThrough(_ node: Syntax) -> Bool {
     switch node.kind {
-    case .arrayElement, .arrayElementList, .arrayExpr, .unresolvedTernaryExpr, .ternaryExpr, .asExpr:
+    case .arrayElement, .arrayElementList, .arrayExpr, .unresolvedTernaryExpr, .ternaryExpr, .asExpr, .forceUnwrapExpr:
       return true
     case .exprList, .sequenceExpr:
       // A value in an operation (`flags == .biometryAny`) is not handed on; one in a ternary

@@ -131,7 +131,10 @@ extension SemanticModel {
     return textualTypes.contains(type) || (type.count == 1 && type.first?.isUppercase == true)
   }
 
-  static let textualTypes: Set<String> = ["String", "NSString", "Substring", "StaticString", "Any", "AnyObject"]
+  /// Types a literal's text or bytes can be given as (`Data("…".utf8)`, `Data([…])`).
+  static let textualTypes: Set<String> = [
+    "String", "NSString", "Substring", "StaticString", "Any", "AnyObject", "Data", "NSData",
+  ]
 
   /// The most members a followed value is read through (`settings.protection.level`).
   static let longestMemberPath = 4

@@ -14,14 +14,12 @@ public struct HardcodedKeychainSecret: Rule {
       for anyone to read with `strings`: the keychain protects the copy on the device, not the \
       one in the app. Keyward follows the value through constants, `.data(using:)`, `Data(...)` \
       and `Array(... .utf8)`. Markers are not reported: literals under four bytes (`Data([1])`, \
-      `"1"`) and `"true"` / `"false"`, which apps store to probe an item or remember a choice. \
-      A literal handed to a function, an initializer or a property wrapper that stores what it \
-      is given as an item's value, in any file of the scan, is reported where it is written \
-      (through parameters and properties that can take a literal: `String`, `Any`, a generic; \
-      not a literal given as a name, under a label such as `forKey:`, `account:` or \
-      `localizedReason:`). \
-      Assignments to a wrapped property are read in files that name a wrapper whose name \
-      begins with `Keychain` (`@KeychainStored var apiKey`), or that store items themselves.
+      `"1"`) and `"true"` / `"false"`. A literal handed to a function, an initializer or a \
+      property wrapper that stores it as an item's value, in any file of the scan, is reported \
+      where it is written (as `String`, `Data`, `Any` or a generic; not under a naming label such \
+      as `forKey:`, `account:` or `localizedReason:`). To keep scans fast, a file's literals are \
+      read only when it names `kSecValueData` or a wrapper whose name begins with `Keychain` \
+      (`@KeychainStored var apiKey`, then `apiKey = "…"`).
       """,
     rationale: """
       Every install of the app carries the same secret in its executable, where it can be \
@@ -67,6 +65,16 @@ public struct HardcodedKeychainSecret: Rule {
               SecItemAdd(item as CFDictionary, nil)
           }
           static func seedDemo() { store(↓"correct-horse-battery") }
+      }
+      """,
+      // Converted to bytes before the helper that stores them.
+      """
+      enum TokenStore {
+          static func put(_ bytes: Data) {
+              let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: bytes]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+          static func seedPreview() { put(Data(↓"pk_preview_7Hq2".utf8)) }
       }
       """,
     ],
@@ -136,7 +144,9 @@ public struct HardcodedKeychainSecret: Rule {
     // A literal handed to a function, initializer or wrapped property that stores it elsewhere
     // (`KeychainHelper.save("…", account:)`, `session = "…"` on an `@KeychainBacked` property):
     // reported if, in some file of the scan, what receives it becomes an item's value.
-    let handed = context.model.handedValues { isSecretLiteral($0) && !namesRatherThanHolds($0) }
+    let handed = context.model.handedValues(throughConversions: true) {
+      isSecretLiteral($0) && !namesRatherThanHolds($0)
+    }
     context.reportPassed(handed, to: .storedValue) { _, _ in (message, nil) }
   }
 
