@@ -35,11 +35,28 @@ public final class RuleDocumentationLinks {
     guard let folder, let rule = RuleCatalog.standard.rule(withID: ruleID) else { return nil }
     let page = folder.appendingPathComponent(ruleID + ".md")
     do {
+      if !FileManager.default.fileExists(atPath: folder.path) { Self.removePagesOfOtherVersions(beside: folder) }
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try Data(RuleDocumentation.markdown(for: rule).utf8).write(to: page, options: .atomic)
     } catch {
       return nil
     }
     return page.absoluteString
+  }
+
+  /// Pages written by other versions (`keyward/OTHER/rules`) describe builds no longer running:
+  /// removed when this version first writes its own, leaving anything else in the folder alone.
+  static func removePagesOfOtherVersions(beside folder: URL) {
+    let version = folder.deletingLastPathComponent()
+    let root = version.deletingLastPathComponent()
+    guard folder.lastPathComponent == "rules", root.lastPathComponent == "keyward" else { return }
+    let manager = FileManager.default
+    for other in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where other != version.lastPathComponent {
+      let otherVersion = root.appendingPathComponent(other, isDirectory: true)
+      try? manager.removeItem(at: otherVersion.appendingPathComponent("rules", isDirectory: true))
+      if (try? manager.contentsOfDirectory(atPath: otherVersion.path))?.isEmpty == true {
+        try? manager.removeItem(at: otherVersion)
+      }
+    }
   }
 }

@@ -72,4 +72,25 @@ struct ServerUnitTests {
       try tools.call("scan_snippet", arguments: ["source": "x", "language": "kotlin"]).get()
     }
   }
+
+  @Test("a version's first rule page removes other versions' pages and nothing else")
+  func otherVersionsPagesAreRemoved() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("keyward-links-\(UUID().uuidString)")
+      .appendingPathComponent("keyward")
+    defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+    let old = root.appendingPathComponent("0.0.1/rules")
+    let kept = root.appendingPathComponent("0.0.2/notes.txt")
+    try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("old".utf8).write(to: old.appendingPathComponent("swift.weak_biometric_acl.md"))
+    try Data("mine".utf8).write(to: kept)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("0.0.2/rules"), withIntermediateDirectories: true)
+    let links = RuleDocumentationLinks(template: nil, folder: root.appendingPathComponent("9.9.9/rules"))
+    let href = try #require(links.href(for: "swift.weak_biometric_acl"))
+    #expect(FileManager.default.fileExists(atPath: try #require(URL(string: href)).path))
+    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("0.0.1").path))
+    #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("0.0.2/rules").path))
+    #expect(FileManager.default.fileExists(atPath: kept.path))
+  }
 }
