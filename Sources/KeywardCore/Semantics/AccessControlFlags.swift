@@ -123,7 +123,12 @@ public final class AccessControlEvaluator {
   public static func passcodeAloneOpens(_ set: [FlagOrigin]) -> Bool { passcodeAloneOpens(Set(set.map(\.flag.name))) }
 
   public static func passcodeAloneOpens(_ names: Set<String>) -> Bool {
-    names.contains("devicePasscode") && (names.contains("or") || names.isDisjoint(with: userFactors))
+    acceptsPasscodeInstead(names) || (names.contains("devicePasscode") && names.isDisjoint(with: userFactors))
+  }
+
+  /// Whether the flags offer the passcode in place of the other factors (`.or, .devicePasscode`).
+  public static func acceptsPasscodeInstead(_ names: Set<String>) -> Bool {
+    names.contains("or") && names.contains("devicePasscode")
   }
 
   /// Flags that ask for the user's biometrics or another of their devices.

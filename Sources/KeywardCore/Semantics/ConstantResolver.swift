@@ -44,6 +44,8 @@ public final class ConstantResolver {
   private var receiverCallGroups = GroupsByBinding<MemberCall>()
   /// `isOverriddenByEveryCaller` by parameter: asked on every walk through a defaulted one.
   private var overriddenDefaults: [SyntaxIdentifier: Bool] = [:]
+  /// `isReturnedOnCallersChoice` by returned expression.
+  private var returnsOnCallersChoice: [SyntaxIdentifier: Bool] = [:]
 
   public init(index: SyntaxIndex) { self.index = index }
 
@@ -205,9 +207,9 @@ public final class ConstantResolver {
   /// Declarations of the binding's name in the same scope but in the other clauses of the
   /// `#if` that declares it: lookup finds the last one written, and each build sees one.
   public func declarationsInOtherBuilds(of binding: Binding) -> [Binding] {
-    guard let clause = Self.buildClause(of: binding),
-      let candidates = index.bindingsByScope[binding.scope]?[binding.name], candidates.count > 1,
-      let directive = clause.parent?.parent
+    // Most names are declared once in their scope: the dictionary answers before any walk up.
+    guard let candidates = index.bindingsByScope[binding.scope]?[binding.name], candidates.count > 1,
+      let clause = Self.buildClause(of: binding), let directive = clause.parent?.parent
     else { return [] }
     return candidates.filter { other in
       guard other.id != binding.id, let otherClause = Self.buildClause(of: other) else { return false }
@@ -227,10 +229,14 @@ public final class ConstantResolver {
 
   /// Whether `expression` is returned only on a path the caller's arguments pick (`guard flags
   /// == pattern else { return flags }; return [.userPresence]`): an option the function offers.
+  /// Asked on every walk through a function's returned values, so each answer is kept.
   public func isReturnedOnCallersChoice(_ expression: ExprSyntax) -> Bool {
     guard expression.parent?.is(ReturnStmtSyntax.self) == true else { return false }
+    if let known = returnsOnCallersChoice[expression.id] { return known }
     let conditions = SyntaxFacts.conditionsDeciding(expression)
-    return !conditions.isEmpty && isDecidedByCaller(conditions[...])
+    let decided = !conditions.isEmpty && isDecidedByCaller(conditions[...])
+    returnsOnCallersChoice[expression.id] = decided
+    return decided
   }
 
   /// Whether a condition is decided by the enclosing function's caller: it reads a parameter,

@@ -384,7 +384,7 @@ public struct WeakBiometricACL: Rule {
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
       for origin in origins
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
-        && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !passcodeAloneOpens(origin, in: sets)
+        && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !enrollmentIsMoot(origin, in: sets)
       {
         let id = origin.node.id
         if weakByNode[id] == nil {
@@ -438,14 +438,11 @@ public struct WeakBiometricACL: Rule {
   /// Whether every set holding `.biometryAny` also has `.or, .devicePasscode`: enrolling a finger
   /// takes the passcode, and the passcode alone already opens the item, so the enrollment
   /// weakness adds nothing (the passcode fallback rule reports the set).
-  static func passcodeAloneOpens(_ origin: FlagOrigin, in sets: [[FlagOrigin]]) -> Bool {
+  static func enrollmentIsMoot(_ origin: FlagOrigin, in sets: [[FlagOrigin]]) -> Bool {
     guard AccessControlFlag.sameBit(as: "biometryAny").contains(origin.flag.name) else { return false }
     let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
     return !holding.isEmpty
-      && holding.allSatisfy { set in
-        let names = Set(set.map(\.flag.name))
-        return names.contains("or") && names.contains("devicePasscode")
-      }
+      && holding.allSatisfy { AccessControlEvaluator.acceptsPasscodeInstead(Set($0.map(\.flag.name))) }
   }
 
   /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming
