@@ -32,48 +32,71 @@ public enum BranchFacts {
     return parent.is(SwitchCaseListSyntax.self) || parent.is(IfConfigClauseListSyntax.self)
   }
 
+  /// The conditions of the branches `node` is on, innermost first, with whether `node` runs
+  /// where each holds: an `if`'s (its body, or its `else`), a `guard`'s whose `else` holds
+  /// `node`, and those of the `guard`s before `node` in each enclosing statement list. The walk
+  /// ends below the first ancestor `stop` accepts.
+  public static func branchConditions(
+    around node: some SyntaxProtocol, stop: (Syntax) -> Bool = { _ in false }
+  ) -> [(condition: ConditionElementSyntax, holds: Bool)] {
+    var found: [(condition: ConditionElementSyntax, holds: Bool)] = []
+    var child = Syntax(node)
+    while let parent = child.parent, !stop(parent) {
+      if let ifExpression = parent.as(IfExprSyntax.self) {
+        let onBody = ifExpression.body.id == child.id
+        if onBody || ifExpression.elseBody?.id == child.id {
+          found += ifExpression.conditions.map { ($0, holds: onBody) }
+        }
+      } else if let block = parent.as(CodeBlockItemListSyntax.self) {
+        // `guard condition else { … }` decides the statements after it.
+        for item in block {
+          guard item.position < child.position else { break }
+          if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+            found += guardStatement.conditions.map { ($0, holds: true) }
+          }
+        }
+      } else if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id {
+        found += guardStatement.conditions.map { ($0, holds: false) }
+      }
+      child = parent
+    }
+    return found
+  }
+
   /// The `if #available(…)` / `guard #available(…)` conditions `node` is under, with whether it
   /// is on the branch where the condition holds (`true`) or on the fallback (`false`).
   public static func availabilityChecks(around node: some SyntaxProtocol) -> [(
     AvailabilityConditionSyntax, holds: Bool
   )] {
-    var found: [(AvailabilityConditionSyntax, holds: Bool)] = []
-    var child = Syntax(node)
-    while let parent = child.parent {
-      if let ifExpression = parent.as(IfExprSyntax.self) {
-        let onBody = ifExpression.body.id == child.id
-        let onElse = ifExpression.elseBody?.id == child.id
-        if onBody || onElse {
-          for condition in ifExpression.conditions {
-            if let availability = condition.condition.as(AvailabilityConditionSyntax.self) {
-              found.append((availability, holds: onBody != isUnavailabilityCheck(availability)))
-            }
-          }
-        }
+    branchConditions(around: node).compactMap { element in
+      element.condition.condition.as(AvailabilityConditionSyntax.self).map {
+        ($0, holds: element.holds != isUnavailabilityCheck($0))
       }
-      if let block = parent.as(CodeBlockItemListSyntax.self) {
-        // `guard #available(iOS 15, *) else { fallback }` guards the statements after it.
-        for item in block {
-          guard item.position < child.position else { break }
-          if let guardStatement = item.item.as(GuardStmtSyntax.self) {
-            for condition in guardStatement.conditions {
-              if let availability = condition.condition.as(AvailabilityConditionSyntax.self) {
-                found.append((availability, holds: !isUnavailabilityCheck(availability)))
-              }
-            }
-          }
-        }
-      }
-      if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id {
-        for condition in guardStatement.conditions {
-          if let availability = condition.condition.as(AvailabilityConditionSyntax.self) {
-            found.append((availability, holds: isUnavailabilityCheck(availability)))
-          }
-        }
-      }
-      child = parent
     }
-    return found
+  }
+
+  /// The conditions that decide whether a `return` inside a function body runs: those of the
+  /// branches around it (`branchConditions`) and the subjects of the `switch`es it is in, up to
+  /// its function, closure or accessor.
+  public static func conditionsDeciding(_ returned: ExprSyntax) -> [ExprSyntax] {
+    let isBoundary = { (node: Syntax) in
+      node.is(FunctionDeclSyntax.self) || node.is(ClosureExprSyntax.self) || node.is(AccessorDeclSyntax.self)
+        || node.is(InitializerDeclSyntax.self)
+    }
+    var conditions = branchConditions(around: returned, stop: isBoundary).compactMap { element in
+      switch element.condition.condition {
+      case .expression(let expression): expression
+      case .optionalBinding(let binding): binding.initializer?.value
+      case .matchingPattern(let pattern): pattern.initializer.value
+      default: nil
+      }
+    }
+    var current = returned.parent
+    while let node = current, !isBoundary(node) {
+      if let choice = node.as(SwitchExprSyntax.self) { conditions.append(choice.subject) }
+      current = node.parent
+    }
+    return conditions
   }
 
   /// Whether `node` runs only where an `#available` check fails: the code that supports older

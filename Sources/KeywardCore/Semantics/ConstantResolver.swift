@@ -233,7 +233,7 @@ public final class ConstantResolver {
   public func isReturnedOnCallersChoice(_ expression: ExprSyntax) -> Bool {
     guard expression.parent?.is(ReturnStmtSyntax.self) == true else { return false }
     if let known = returnsOnCallersChoice[expression.id] { return known }
-    let conditions = SyntaxFacts.conditionsDeciding(expression)
+    let conditions = BranchFacts.conditionsDeciding(expression)
     let decided = !conditions.isEmpty && isDecidedByCaller(conditions[...])
     returnsOnCallersChoice[expression.id] = decided
     return decided

@@ -178,46 +178,6 @@ public enum SyntaxFacts {
     }
   }
 
-  /// The conditions that decide whether a `return` inside a function body runs: those of the
-  /// `if`s and `switch`es around it, of a `guard` whose `else` it is in, and of the `guard`s
-  /// before it in each enclosing statement list.
-  public static func conditionsDeciding(_ returned: ExprSyntax) -> [ExprSyntax] {
-    var conditions: [ExprSyntax] = []
-    var child = Syntax(returned)
-    while let parent = child.parent {
-      if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) || parent.is(AccessorDeclSyntax.self)
-        || parent.is(InitializerDeclSyntax.self)
-      {
-        break
-      }
-      if let branch = parent.as(IfExprSyntax.self) {
-        conditions += branch.conditions.compactMap(conditionExpression)
-      } else if let guardStatement = parent.as(GuardStmtSyntax.self) {
-        conditions += guardStatement.conditions.compactMap(conditionExpression)
-      } else if let choice = parent.as(SwitchExprSyntax.self) {
-        conditions.append(choice.subject)
-      } else if let list = parent.as(CodeBlockItemListSyntax.self) {
-        for item in list {
-          if item.id == child.id { break }
-          if let guardStatement = item.item.as(GuardStmtSyntax.self) {
-            conditions += guardStatement.conditions.compactMap(conditionExpression)
-          }
-        }
-      }
-      child = parent
-    }
-    return conditions
-  }
-
-  private static func conditionExpression(_ element: ConditionElementSyntax) -> ExprSyntax? {
-    switch element.condition {
-    case .expression(let expression): expression
-    case .optionalBinding(let binding): binding.initializer?.value
-    case .matchingPattern(let pattern): pattern.initializer.value
-    default: nil
-    }
-  }
-
   private final class ReturnFinder: SyntaxVisitor {
     var expressions: [ExprSyntax] = []
 
