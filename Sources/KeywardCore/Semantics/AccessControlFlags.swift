@@ -59,6 +59,12 @@ public struct FlagOrigin {
   public var writtenSet: SyntaxIdentifier? = nil
   /// Added to whichever set the value holds (`flags.insert(.or)`, `.union(.devicePasscode)`).
   public var isAddition = false
+  /// Where a mapping table's case was chosen (`ResolvedValue.choice`), when the flag came out of
+  /// one: the choice is what to report, not the table offering the flag.
+  public var choice: ExprSyntax? = nil
+
+  /// Where a finding about the flag belongs: the choice, else the flag itself.
+  public var reportedNode: ExprSyntax { choice ?? node }
 
   public init(
     flag: AccessControlFlag, node: ExprSyntax, isConditional: Bool, fromRawValue: Bool, reachedThroughName: Bool
@@ -91,7 +97,7 @@ public final class AccessControlEvaluator {
     if let known = originsByExpression[expression.id] { return known }
     var result: [FlagOrigin] = []
     collect(expression, Placement(), depth: 0, into: &result)
-    if resolver.isReturnedOnCallersChoice(expression) {
+    if resolver.isGivenOnCallersChoice(expression) {
       for index in result.indices { result[index].chosenByCaller = true }
     }
     originsByExpression[expression.id] = result
@@ -159,6 +165,7 @@ public final class AccessControlEvaluator {
   private func findFlagExpressions() -> [ExprSyntax] {
     let index = resolver.index
     var roots: [ExprSyntax] = []
+    var tableBodies: Set<SyntaxIdentifier> = []
     for call in index.calls(named: "SecAccessControlCreateWithFlags") {
       if let flags = SyntaxFacts.argument(call, at: 2) { roots.append(flags) }
     }
@@ -169,7 +176,12 @@ public final class AccessControlEvaluator {
       let answers = bindings.filter { $0.kind == .computed && $0.typeName == Self.typeName }
       let isTable = Set(answers.compactMap { SyntaxFacts.memberBlock(declaring: $0.node)?.id }).count >= 2
       for binding in bindings where binding.kind != .parameter && binding.typeName == Self.typeName {
-        if isTable && binding.kind == .computed { continue }
+        // An enum's `switch self` table (`case .any: return .biometryAny`) is judged where a
+        // case is chosen, through the resolver, when its flags reach an access control.
+        if binding.kind == .computed && (isTable || resolver.isMappingTable(binding)) {
+          if let body = binding.body { tableBodies.insert(body.id) }
+          continue
+        }
         roots += binding.initializer.map { [$0] } ?? []
         roots += binding.returnedExpressions
       }
@@ -182,7 +194,12 @@ public final class AccessControlEvaluator {
         roots.append(argument)
       }
     }
-    roots += (index.qualifiedMembersByType[Self.typeName] ?? []).map { ExprSyntax($0) }
+    // A qualified flag a table offers (`return SecAccessControlCreateFlags.biometryAny`) too.
+    let isOffered = { (member: MemberAccessExprSyntax) in
+      sequence(first: Syntax(member), next: \.parent).contains { tableBodies.contains($0.id) }
+    }
+    roots += (index.qualifiedMembersByType[Self.typeName] ?? []).filter { tableBodies.isEmpty || !isOffered($0) }
+      .map { ExprSyntax($0) }
     roots += index.calls(named: Self.typeName).map { ExprSyntax($0) }
     return roots
   }
@@ -192,7 +209,10 @@ public final class AccessControlEvaluator {
     for value in resolver.values(of: expression, mutatingMethods: Self.growingMethods) {
       let before = result.count
       defer {
-        if value.chosenByCaller { for index in before..<result.count { result[index].chosenByCaller = true } }
+        for index in before..<result.count {
+          if value.chosenByCaller { result[index].chosenByCaller = true }
+          if result[index].choice == nil { result[index].choice = value.choice }
+        }
       }
       var here = placement.with(conditional: value.isConditional, throughName: value.reachedThroughName)
       here.isAddition = placement.isAddition || value.isAddedByMutation

@@ -44,8 +44,8 @@ public final class ConstantResolver {
   private var receiverCallGroups = GroupsByBinding<MemberCall>()
   /// `isOverriddenByEveryCaller` by parameter: asked on every walk through a defaulted one.
   private var overriddenDefaults: [SyntaxIdentifier: Bool] = [:]
-  /// `isReturnedOnCallersChoice` by returned expression.
-  private var returnsOnCallersChoice: [SyntaxIdentifier: Bool] = [:]
+  /// `isGivenOnCallersChoice` by returned or assigned expression.
+  private var givenOnCallersChoice: [SyntaxIdentifier: Bool] = [:]
 
   public init(index: SyntaxIndex) { self.index = index }
 
@@ -227,15 +227,18 @@ public final class ConstantResolver {
     return nil
   }
 
-  /// Whether `expression` is returned only on a path the caller's arguments pick (`guard flags
-  /// == pattern else { return flags }; return [.userPresence]`): an option the function offers.
-  /// Asked on every walk through a function's returned values, so each answer is kept.
-  public func isReturnedOnCallersChoice(_ expression: ExprSyntax) -> Bool {
-    guard expression.parent?.is(ReturnStmtSyntax.self) == true else { return false }
-    if let known = returnsOnCallersChoice[expression.id] { return known }
+  /// Whether `expression` is returned, or assigned, only on a path the caller's arguments pick
+  /// (`guard flags == pattern else { return flags }; return [.userPresence]`, or `flags = …` in
+  /// one case of `switch mode` on a parameter): an option the function offers. Asked on every
+  /// walk through a function's returned and assigned values, so each answer is kept.
+  public func isGivenOnCallersChoice(_ expression: ExprSyntax) -> Bool {
+    guard expression.parent?.is(ReturnStmtSyntax.self) == true || SyntaxFacts.isAssignedValue(expression) else {
+      return false
+    }
+    if let known = givenOnCallersChoice[expression.id] { return known }
     let conditions = BranchFacts.conditionsDeciding(expression)
     let decided = !conditions.isEmpty && isDecidedByCaller(conditions[...])
-    returnsOnCallersChoice[expression.id] = decided
+    givenOnCallersChoice[expression.id] = decided
     return decided
   }
 
@@ -338,7 +341,7 @@ public final class ConstantResolver {
       for alternative in alternatives {
         let start = results.count
         collect([alternative][...], conditional: isAlternative, throughName: true, depth: depth)
-        if resolver.isReturnedOnCallersChoice(alternative) {
+        if resolver.isGivenOnCallersChoice(alternative) {
           for index in start..<results.count { results[index].chosenByCaller = true }
         }
       }

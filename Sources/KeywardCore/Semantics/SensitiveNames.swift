@@ -21,7 +21,8 @@ public enum SensitiveNames {
     "is", "has", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable", "disable",
     "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed", "migrated",
     "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style", "policy",
-    "option", "options", "setting", "settings", "preference", "preferences",
+    "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
+    "generator", "storage", "tag", "tags",
     // Counts, times and descriptions.
     "length", "count", "attempts", "attempt", "retries", "retry", "failures", "failed", "expiry", "expiration",
     "expires", "expire", "date", "time", "timestamp", "timeout", "interval", "duration", "last", "updated", "created",

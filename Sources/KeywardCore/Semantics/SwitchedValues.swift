@@ -32,14 +32,26 @@ extension ConstantResolver {
     var defaultReturns: [ExprSyntax]
   }
 
+  /// Whether `binding` is a mapping table: a computed property of an enum this file declares
+  /// whose getter only switches over `self`, offering one value per case. Its values are judged
+  /// where a case is chosen, not where the table lists them.
+  public func isMappingTable(_ binding: Binding) -> Bool {
+    switchOverSelf(binding) != nil
+  }
+
+  private func switchOverSelf(_ binding: Binding) -> (enumName: String, switchExpr: SwitchExprSyntax)? {
+    guard binding.kind == .computed, let block = SyntaxFacts.memberBlock(declaring: binding.node),
+      let enumName = SyntaxFacts.typeName(declaring: block),
+      (index.memberBlocksByType[enumName] ?? []).contains(where: { $0.parent?.is(EnumDeclSyntax.self) == true }),
+      let accessors = binding.body?.as(AccessorBlockSyntax.self),
+      let switchExpr = Self.soleSwitchOverSelf(in: accessors)
+    else { return nil }
+    return (enumName, switchExpr)
+  }
+
   private func switchingProperty(named name: String) -> SwitchingProperty? {
-    for binding in index.bindingsByName[name] ?? [] where binding.kind == .computed {
-      guard let block = SyntaxFacts.memberBlock(declaring: binding.node),
-        let enumName = SyntaxFacts.typeName(declaring: block),
-        (index.memberBlocksByType[enumName] ?? []).contains(where: { $0.parent?.is(EnumDeclSyntax.self) == true }),
-        let accessors = binding.body?.as(AccessorBlockSyntax.self),
-        let switchExpr = Self.soleSwitchOverSelf(in: accessors)
-      else { continue }
+    for binding in index.bindingsByName[name] ?? [] {
+      guard let (enumName, switchExpr) = switchOverSelf(binding) else { continue }
       var property = SwitchingProperty(enumName: enumName, returnsByCase: [], defaultReturns: [])
       for clause in switchExpr.cases {
         guard let switchCase = clause.as(SwitchCaseSyntax.self) else { return nil }

@@ -35,6 +35,19 @@ public enum SyntaxFacts {
     call.calledExpression.as(MemberAccessExprSyntax.self)?.base
   }
 
+  /// Whether `expression` is the value an assignment gives (`x = value`), as the index records
+  /// it: the right side, or the whole sequence when operators follow (`x = c ? a : b`).
+  public static func isAssignedValue(_ expression: ExprSyntax) -> Bool {
+    let sequence =
+      expression.as(SequenceExprSyntax.self)
+      ?? expression.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self)
+    guard let elements = sequence?.elements, elements.count >= 3,
+      elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+    else { return false }
+    return expression.is(SequenceExprSyntax.self)
+      ? elements.count > 3 : elements.count == 3 && elements.last?.id == expression.id
+  }
+
   /// The stored name an expression denotes: `x` for `x` and for `self.x`.
   public static func storageName(_ expr: ExprSyntax) -> String? {
     if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }

@@ -104,6 +104,9 @@ public struct PasscodeFallbackPolicy: Rule {
         }
         """, profile: .strict),
 
+      // One branch of a switch over the caller's lock method evaluates the passcode policy.
+      RuleExample(lockMethodPrompt(passcode: "↓.deviceOwnerAuthentication"), profile: .strict),
+
       """
       context.evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: "Approve transfer") { success, _ in }
       """,
@@ -116,6 +119,8 @@ public struct PasscodeFallbackPolicy: Rule {
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
     ],
     clean: [
+      // The lock method is the caller's choice: this code offers both.
+      RuleExample(lockMethodPrompt(passcode: ".deviceOwnerAuthentication")),
       // The context then opens a Secure Enclave key: the key's access control decides what
       // unlocks it, not this policy.
       """
@@ -181,6 +186,24 @@ public struct PasscodeFallbackPolicy: Rule {
         options: ["fallbackPolicies": .strings(["deviceOwnerAuthentication"])]),
     ])
 
+  /// An app lock whose caller passes the lock method; one method accepts the passcode.
+  static func lockMethodPrompt(passcode: String) -> String {
+    """
+    enum LockMethod { case biometrics, passcodeOrBiometrics }
+    final class LockPrompt {
+        private let context = LAContext()
+        func unlock(using method: LockMethod) async throws -> Bool {
+            switch method {
+            case .biometrics:
+                return try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+            case .passcodeOrBiometrics:
+                return try await context.evaluatePolicy(\(passcode), localizedReason: "Unlock")
+            }
+        }
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["evaluatePolicy"] + options.strings("fallbackPolicies")
   }
@@ -199,11 +222,14 @@ public struct PasscodeFallbackPolicy: Rule {
         continue
       }
       let handOff = model.pendingHandOff(of: evaluation)
+      // Evaluated in one branch of a choice the caller makes (`switch method { case
+      // .passcodeOrBiometrics: … }` on a parameter): an option this code offers.
+      let evaluatedOnCallersChoice = model.isChosenByCaller(Syntax(evaluation.call))
       for value in model.resolver.values(of: argument) {
         // A policy the caller picks (`allowPasscode ? .deviceOwnerAuthentication : ...`) is an
         // option this code offers; the caller's choice is the finding (strict reports both).
         guard let policy = model.policies(of: value.expression).first, reported.contains(policy.name),
-          !value.chosenByCaller || context.options.reportsWeakEvidence
+          !(value.chosenByCaller || evaluatedOnCallersChoice) || context.options.reportsWeakEvidence
         else { continue }
         context.report(
           value.expression, message: message(policy),

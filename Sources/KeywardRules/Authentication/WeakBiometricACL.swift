@@ -117,18 +117,33 @@ public struct WeakBiometricACL: Rule {
       func protectKey(requiring flags: SecAccessControlCreateFlags) { _ = accessControl(flags) }
       func setUp() { protectKey(requiring: ↓.userPresence) }
       """,
-      // Given a value on each path before use (definite initialization).
+      // Given a value on each path before use (definite initialization), by the app's setting.
       """
       enum UnlockMode { case quick, strict }
-      func makeAccess(mode: UnlockMode) -> SecAccessControl? {
+      func makeAccess() -> SecAccessControl? {
           let flags: SecAccessControlCreateFlags
-          switch mode {
+          switch UserDefaults.standard.bool(forKey: "quickUnlock") ? UnlockMode.quick : .strict {
           case .quick: flags = [.privateKeyUsage, ↓.userPresence]
           case .strict: flags = [.privateKeyUsage, .biometryCurrentSet]
           }
           return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
       }
       """,
+      // The same switch over the caller's mode: an option this code offers.
+      RuleExample(
+        """
+        enum UnlockMode { case quick, strict }
+        func makeAccess(mode: UnlockMode) -> SecAccessControl? {
+            let flags: SecAccessControlCreateFlags
+            switch mode {
+            case .quick: flags = [.privateKeyUsage, ↓.userPresence]
+            case .strict: flags = [.privateKeyUsage, .biometryCurrentSet]
+            }
+            return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+        }
+        """, profile: .strict),
+      // A mapping table's case chosen in this file: reported at the choice.
+      RuleExample(protectionTable + "\nlet access = protect(↓.anyFinger)"),
       """
       struct KeyPolicy { var accessFlags: SecAccessControlCreateFlags { [↓.biometryAny] } }
       """,
@@ -235,6 +250,9 @@ public struct WeakBiometricACL: Rule {
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
     ],
     clean: [
+      // A library's mapping table: its users choose the case, elsewhere.
+      RuleExample(protectionTable),
+      RuleExample(protectionTable + "\nlet access = protect(.currentFingers)"),
       // A weak default that every caller overrides.
       """
       private func protect(_ secret: Data, with flags: SecAccessControlCreateFlags = .biometryAny) -> SecAccessControl? {
@@ -369,6 +387,22 @@ public struct WeakBiometricACL: Rule {
     ["SecAccessControl"] + options.strings("weakBiometricFlags")
   }
 
+  /// An enum mapping protections to flags, offering `.biometryAny`, and a function using it.
+  static let protectionTable = """
+    public enum Protection {
+        case anyFinger, currentFingers
+        var flags: SecAccessControlCreateFlags {
+            switch self {
+            case .anyFinger: return SecAccessControlCreateFlags.biometryAny
+            case .currentFingers: return .biometryCurrentSet
+            }
+        }
+    }
+    public func protect(_ protection: Protection) -> SecAccessControl? {
+        SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, protection.flags, nil)
+    }
+    """
+
   public static let valueSinks: [ValueSink] = [.accessControlFlags]
 
   public static func check(_ context: RuleContext) {
@@ -386,10 +420,10 @@ public struct WeakBiometricACL: Rule {
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
         && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !enrollmentIsMoot(origin, in: sets)
       {
-        let id = origin.node.id
+        let id = origin.reportedNode.id
         if weakByNode[id] == nil {
           order.append(id)
-          weakByNode[id] = (origin.node, [], root)
+          weakByNode[id] = (origin.reportedNode, [], root)
         }
         if !weakByNode[id]!.origins.contains(where: { $0.flag == origin.flag }) {
           weakByNode[id]!.origins.append(origin)
@@ -400,6 +434,9 @@ public struct WeakBiometricACL: Rule {
       let (node, origins, sink) = weakByNode[id]!
       let conditional = origins.allSatisfy(\.isConditional)
       var related: [(offset: Int, note: String)] = []
+      if let mapped = origins.first(where: { $0.choice != nil })?.node {
+        related.append((context.offset(of: mapped), "mapped to `.\(origins[0].flag.name)` here"))
+      }
       if origins.contains(where: \.reachedThroughName), sinkArguments.contains(sink.id) {
         related.append(
           (sink.positionAfterSkippingLeadingTrivia.utf8Offset, "reaches SecAccessControlCreateWithFlags here"))
@@ -460,6 +497,10 @@ public struct WeakBiometricACL: Rule {
     } else {
       let alias = names[0] == "touchIDAny" ? " (a deprecated alias of `.biometryAny`)" : ""
       text = "`.\(names[0])`\(alias) " + consequence(of: names[0])
+      // A mapping table's case: the choice is reported, and the table names the flag.
+      if origins.first?.choice != nil, SyntaxFacts.text(node) != ".\(names[0])" {
+        text = "`\(SyntaxFacts.text(node))` is mapped to `.\(names[0])`, which " + consequence(of: names[0])
+      }
     }
     if conditional { text += " (The weak flag is chosen on at least one path.)" }
     return text
@@ -478,7 +519,7 @@ public struct WeakBiometricACL: Rule {
   }
 
   static func fix(for origins: [FlagOrigin], node: ExprSyntax, context: RuleContext) -> Fix? {
-    guard origins.count == 1, let origin = origins.first, !origin.fromRawValue,
+    guard origins.count == 1, let origin = origins.first, !origin.fromRawValue, origin.choice == nil,
       let member = node.as(MemberAccessExprSyntax.self)
     else { return nil }
     let name = origin.flag.name

@@ -57,6 +57,9 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(true, forKey: "isPasscodeSet")"#,
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
+      // A name whose other words make it the generator's settings, or tags, not the secret.
+      #"UserDefaults.standard.set(encodedSettings, forKey: "passwordGeneratorConfig")"#,
+      #"UserDefaults.standard.set(Array(reportedTags), forKey: "reportedTokenTags")"#,
       "func remember(_ enabled: Bool) { UserDefaults.standard.set(enabled, forKey: Keys.passcode) }",
       // The value says what it is: an identifier, or a string the app already ships.
       """
