@@ -72,6 +72,9 @@ public enum ValueUse {
         current = parent
       case .forceUnwrapExpr, .optionalChainingExpr, .tryExpr, .awaitExpr, .asExpr:
         current = parent
+      case .labeledExpr where isOptionalWrapping(parent.parent?.parent):
+        // `.some(value)`, `Optional(value)`: the same value, made optional to compare.
+        current = parent.parent!.parent!
       case .exprList:
         // `value as T`: the sequence holds the value when everything after it is a cast.
         guard let sequence = parent.parent?.as(SequenceExprSyntax.self),
@@ -84,6 +87,18 @@ public enum ValueUse {
       }
     }
     return current
+  }
+
+  /// `.some(x)`, `Optional.some(x)` or `Optional(x)` with one unlabelled argument.
+  static func isOptionalWrapping(_ node: Syntax?) -> Bool {
+    guard let call = node?.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+      call.arguments.first?.label == nil, call.trailingClosure == nil
+    else { return false }
+    if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+      let base = member.base.map(SyntaxFacts.text)
+      return member.declName.baseName.text == "some" && (base == nil || base == "Optional")
+    }
+    return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Optional"
   }
 
   /// Whether the value is an operand of `==`, `!=`, `~=`, a `case` pattern or `isEqual(_:)`.

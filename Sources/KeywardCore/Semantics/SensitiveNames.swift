@@ -18,7 +18,7 @@ public enum SensitiveNames {
   /// public value (`publicKey`, a canary).
   public static let notSecretWords: Set<String> = [
     // Flags and states.
-    "is", "has", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable", "disable",
+    "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable", "disable",
     "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed", "migrated",
     "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style", "policy",
     "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
@@ -153,7 +153,9 @@ public enum SensitiveNames {
         if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
           return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name) || isBytesWritten(call)
         }
-        let type = model.resolver.binding(denotedBy: leaf)?.typeName
+        let type =
+          model.resolver.binding(denotedBy: leaf)?.typeName
+          ?? leaf.as(DeclReferenceExprSyntax.self).flatMap(SyntaxFacts.setterValueType).map(SyntaxFacts.typeName)
         return type.map { ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "UInt"].contains($0) } ?? false
       }
   }

@@ -35,6 +35,26 @@ public enum SyntaxFacts {
     call.calledExpression.as(MemberAccessExprSyntax.self)?.base
   }
 
+  /// The declared type of the property whose setter (or observer) `reference` is the new value
+  /// of: `newValue` in `var size: Int { set { … } }`, or the name the setter gives it.
+  public static func setterValueType(_ reference: DeclReferenceExprSyntax) -> TypeSyntax? {
+    var current = reference.parent
+    while let node = current {
+      if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }
+      if let accessor = node.as(AccessorDeclSyntax.self) {
+        let specifier = accessor.accessorSpecifier.tokenKind
+        guard specifier == .keyword(.set) || specifier == .keyword(.willSet),
+          reference.baseName.text == (accessor.parameters?.name.text ?? "newValue")
+        else { return nil }
+        var binding = accessor.parent
+        while let candidate = binding, !candidate.is(PatternBindingSyntax.self) { binding = candidate.parent }
+        return binding?.as(PatternBindingSyntax.self)?.typeAnnotation?.type
+      }
+      current = node.parent
+    }
+    return nil
+  }
+
   /// Whether `expression` is the value an assignment gives (`x = value`), as the index records
   /// it: the right side, or the whole sequence when operators follow (`x = c ? a : b`).
   public static func isAssignedValue(_ expression: ExprSyntax) -> Bool {

@@ -48,6 +48,15 @@ public struct CleartextStoragePreferences: Rule {
       defaults.set(↓password, forKey: Keys.login)
       """,
       #"NSUbiquitousKeyValueStore.default.set(↓pin, forKey: "userPinCode")"#,
+      // The same setter on a property declared `String`.
+      """
+      final class Session {
+          var refreshToken: String? {
+              get { UserDefaults.standard.string(forKey: "refreshToken") }
+              set { UserDefaults.standard.set(↓newValue, forKey: "refreshToken") }
+          }
+      }
+      """,
       #"struct Settings { ↓@AppStorage("apiKey") var key = "" }"#,
     ],
     clean: [
@@ -57,6 +66,15 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(true, forKey: "isPasscodeSet")"#,
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
+      // A setter's new value of a property declared `Int`: a number, whatever the key says.
+      """
+      final class DisplaySettings {
+          var passwordGroupSize: Int {
+              get { UserDefaults.standard.integer(forKey: "password.groupSize") }
+              set { UserDefaults.standard.set(newValue, forKey: "password.groupSize") }
+          }
+      }
+      """,
       // A name whose other words make it the generator's settings, or tags, not the secret.
       #"UserDefaults.standard.set(encodedSettings, forKey: "passwordGeneratorConfig")"#,
       #"UserDefaults.standard.set(Array(reportedTags), forKey: "reportedTokenTags")"#,

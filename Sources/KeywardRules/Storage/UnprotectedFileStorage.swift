@@ -55,6 +55,7 @@ public struct UnprotectedFileStorage: Rule {
       "try FileManager.default.setAttributes([.protectionKey: FileProtectionType.complete], ofItemAtPath: path)",
       // Looked for, not written.
       "let unprotected = attributes[.protectionKey] as? FileProtectionType == FileProtectionType.none",
+      "if current != .some(FileProtectionType.none) { try downgrade(path) }",
       """
       func needsUpgrade(_ url: URL) throws -> Bool {
           let weakClasses: Set<URLFileProtection> = [URLFileProtection.none, .completeUntilFirstUserAuthentication]
