@@ -60,6 +60,12 @@ import Testing
       "App/en.lproj/InfoPlist.strings": "\"NSFaceIDUsageDescription\" = \"Unlock your vault\";",
       "App/Unlock.swift": gate,
     ],
+    // Translated in the strings of an Info.plist named App.plist.
+    [
+      "App.xcodeproj/project.pbxproj": "SDKROOT = iphoneos; INFOPLIST_FILE = App/App.plist;",
+      "App/de.lproj/AppPlist.strings": "\"NSFaceIDUsageDescription\" = \"Tresor entsperren\";",
+      "App/Unlock.swift": gate,
+    ],
     // A macOS app's project.
     ["App.xcodeproj/project.pbxproj": "SDKROOT = macosx;", "App/Unlock.swift": gate],
     // A folder of sources only: nothing to judge.

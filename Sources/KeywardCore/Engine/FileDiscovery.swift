@@ -361,11 +361,11 @@ public struct FileDiscovery {
     }
   }
 
-  /// `Info.plist` (or `App-Info.plist`) and its `InfoPlist.strings`, `project.pbxproj`,
-  /// `*.xcconfig`.
+  /// `Info.plist` (or `App-Info.plist`) and its localized strings (`InfoPlist.strings`, or
+  /// `AppPlist.strings` for an Info.plist named `App.plist`), `project.pbxproj`, `*.xcconfig`.
   static func isSettingsFile(_ name: String) -> Bool {
-    name == "Info.plist" || name.hasSuffix("-Info.plist") || name == "InfoPlist.strings" || name == "project.pbxproj"
-      || name.hasSuffix(".xcconfig")
+    name == "Info.plist" || name.hasSuffix("-Info.plist") || name.hasSuffix("Plist.strings")
+      || name == "project.pbxproj" || name.hasSuffix(".xcconfig")
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as

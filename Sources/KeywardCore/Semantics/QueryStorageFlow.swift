@@ -185,6 +185,20 @@ extension SemanticModel {
       && finder.references.allSatisfy { Self.isSearched(ValueUse.outermostHolder(of: $0)) }
   }
 
+  /// Whether the constant `literal` is the value of is also compared where it is visible
+  /// (`retrieved == expected`): a sentinel an item is written with to test the keychain, and
+  /// recognised when read back, rather than a secret. Only locals and private members, whose
+  /// every use is in view.
+  public func isSentinel(_ literal: ExprSyntax) -> Bool {
+    guard let pattern = literal.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+      let binding = index.binding(declaredBy: pattern), binding.kind == .constant,
+      let region = QueryStorageFlow.region(of: binding)
+    else { return false }
+    let finder = ReferenceFinder(name: binding.name, declaration: binding.node)
+    finder.walk(region)
+    return finder.references.contains { ValueUse.isCompared($0) }
+  }
+
   /// A collection that is compared, searched (`set.contains(x)`) or searched for (`flags.contains(set)`).
   private static func isSearched(_ collection: Syntax) -> Bool {
     if ValueUse.isOnlyInspected(collection) { return true }

@@ -18,7 +18,8 @@ public enum SensitiveNames {
   /// public value (`publicKey`, a canary).
   public static let notSecretWords: Set<String> = [
     // Flags and states.
-    "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable", "disable",
+    "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable",
+    "disable",
     "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed", "migrated",
     "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style", "policy",
     "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",

@@ -50,6 +50,17 @@ public struct HardcodedKeychainSecret: Rule {
       let item: [CFString: Any] = [kSecValueData: apiKey.data(using: .utf8)!]
       """,
       "let item: [String: Any] = [kSecValueData as String: Data(↓[0x01, 0x02, 0x03, 0x04])]",
+      // A private constant only stored, never compared with what is read back.
+      """
+      enum Seed {
+          private static let initialPassword = ↓"changeme-2024"
+          static func install(_ attributes: [String: Any]) {
+              var query = attributes
+              query[kSecValueData as String] = Data(initialPassword.utf8)
+              SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      """,
       """
       func saveDemoPassword() {
           let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "demo",
@@ -79,6 +90,18 @@ public struct HardcodedKeychainSecret: Rule {
       """,
     ],
     clean: [
+      // A sentinel: written to test that the keychain takes items, and recognised when read back.
+      """
+      enum KeychainCheck {
+          private static let expected = "keychain-check-value"
+          static func works(_ attributes: [String: Any]) -> Bool {
+              var query = attributes
+              query[kSecValueData as String] = Data(expected.utf8)
+              SecItemAdd(query as CFDictionary, nil)
+              return readBack(attributes) == expected
+          }
+      }
+      """,
       "query[kSecValueData as String] = token.data(using: .utf8)!",
       #"query[kSecAttrAccount as String] = "user@example.com""#,
       #"let item: [String: Any] = [kSecValueData as String: Data("".utf8)]"#,
@@ -134,7 +157,8 @@ public struct HardcodedKeychainSecret: Rule {
   public static func check(_ context: RuleContext) {
     // A probe item, added and deleted again, keeps no value in the keychain.
     for write in context.model.storedKeychainWrites(forKey: "kSecValueData", includingProbes: false) {
-      for literal in literals(in: write.value, model: context.model) {
+      // A sentinel compared with what is read back tests the keychain; it guards nothing.
+      for literal in literals(in: write.value, model: context.model) where !context.model.isSentinel(literal) {
         context.report(
           literal,
           message: message,
