@@ -260,4 +260,20 @@ import Testing
     #expect(!check.accepts(CallShape(name: "check", labels: ["using"], argument: 0), in: 0))
     #expect(!check.accepts(CallShape(name: "check", labels: [CallShape.trailingClosure], argument: 0), in: 0))
   }
+
+  /// Reaches are kept aside during a scan and read back only for the functions a waiting call
+  /// may lead to: its own name, and those its relays pass the value on to.
+  @Test func theReachesKeptAreThoseAWaitingCallMayLeadTo() {
+    let position = SourcePosition(line: 1, column: 1, utf16Column: 1, offset: 0)
+    let location = SourceLocation(path: "a.swift", start: position, end: position)
+    let step = RelatedLocation(message: "s", location: location)
+    func relay(from name: String, to next: String) -> ValueRelay {
+      ValueRelay(
+        callable: CallableShape(name: name, parameters: [], owner: nil, location: location), parameter: 0,
+        owner: nil, property: nil, memberPath: [], call: CallShape(name: next, labels: ["_"], argument: 0), step: step)
+    }
+    let relays = [relay(from: "save", to: "store"), relay(from: "store", to: "write"), relay(from: "other", to: "x")]
+    #expect(SpooledReaches.names(reachableFrom: ["save"], through: relays) == ["save", "store", "write"])
+    #expect(SpooledReaches.names(reachableFrom: [], through: relays).isEmpty)
+  }
 }

@@ -112,10 +112,13 @@ public struct HandOffSettler {
     var guesses: Int
   }
 
+  /// The most calls a route passes through.
+  static let longestRoute = 4
+
   /// The steps from a call to `sink`, or nil when the value passed never reaches it.
   private func route(from call: CallShape, to sink: ValueSink, depth: Int) -> Route? {
     // Longer chains are cycles, or too long to explain.
-    guard depth < 4 else { return nil }
+    guard depth < Self.longestRoute else { return nil }
     let key = RouteMemo.Key(call: call, sink: sink, depth: depth)
     if let known = routes.known[key] { return known }
     let found = findRoute(from: call, to: sink, depth: depth)

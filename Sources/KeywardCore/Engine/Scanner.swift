@@ -107,9 +107,12 @@ public struct Scanner: Sendable {
     let progress = LateTotal()
     let report = request.progress
     let parked = ParkedFindings()
+    let reaches = SpooledReaches()
     @Sendable func work(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
       var outcome = scanner.scan(file)
       if let report { progress.step(report) }
+      reaches.keep(&outcome.facts, file: index)
+      if outcome.hasUnsettledFindings { reaches.noteWaiting(outcome.findings) }
       // A file whose findings wait for the other files is handed over when all are scanned;
       // meanwhile, with a streamed report, its findings wait on disk.
       if let sink {
@@ -173,6 +176,9 @@ public struct Scanner: Sendable {
     // every file's facts itself, in discovery order).
     let partial =
       files.count < discovered.count && (!parked.isEmpty || byFile.contains { $0?.hasUnsettledFindings == true })
+    // A partial scan reads the other files' relays only later: it keeps every reach.
+    try reaches.restore(
+      into: &byFile, relays: byFile.flatMap { $0?.facts.relays ?? [] }, everything: partial)
     var facts = CallFacts()
     if partial {
       facts = Self.callFacts(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)

@@ -19,10 +19,9 @@ public enum SensitiveNames {
   public static let notSecretWords: Set<String> = [
     // Flags and states.
     "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable",
-    "disable",
-    "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed", "migrated",
-    "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style", "policy",
-    "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
+    "disable", "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed",
+    "migrated", "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style",
+    "policy", "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
     "generator", "storage", "tag", "tags",
     // Counts, times and descriptions.
     "length", "count", "attempts", "attempt", "retries", "retry", "failures", "failed", "expiry", "expiration",
