@@ -34,6 +34,22 @@ import Testing
     #expect(found.first?.message.contains("NSFaceIDUsageDescription") == true)
   }
 
+  /// A published library's own gate: the apps linking it declare the key. Its example app's
+  /// gate is the example's, judged against the example's Info.plist.
+  @Test func aLibrarysOwnCodeIsLeftToTheAppsThatLinkIt() throws {
+    let manifest = """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(name: "Kit", products: [.library(name: "Kit", targets: ["Kit"])], targets: [.target(name: "Kit")])
+      """
+    let found = try findings([
+      "Package.swift": manifest, "Kit.podspec": "Pod::Spec.new do |s| end",
+      "Sources/Kit/Unlock.swift": Self.gate,
+      "Example/Info.plist": Self.plist(["LSRequiresIPhoneOS": "true"]), "Example/Unlock.swift": Self.gate,
+    ])
+    #expect(found.map(\.location.place) == ["Example/Unlock.swift:3:13"])
+  }
+
   @Test func anObjectiveCGateIsToldToo() throws {
     let gate = """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {}];

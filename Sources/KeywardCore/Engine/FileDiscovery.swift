@@ -45,6 +45,10 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Whether `origin` comes from the configuration, which overrides what the contents say.
   public var originIsConfigured: Bool
 
+  /// Whether the file is code a library repository ships (`LibraryLayout`): what its apps
+  /// declare in their Info.plist is theirs to declare, not the library's.
+  public var isLibraryCode: Bool { library != nil && origin == .app }
+
   /// The origin of the file's findings, given what its contents say (`import XCTest`, a
   /// generated-file header): the configuration first, then the path, then the contents.
   public func origin(content: CodeOrigin) -> CodeOrigin {

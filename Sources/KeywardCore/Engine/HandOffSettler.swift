@@ -23,9 +23,14 @@ public struct HandOffSettler {
   private let routes = RouteMemo()
   private let defaultConfidence: [String: Confidence]
   private let faceIDUsage: FaceIDUsage
+  /// The files (relative paths) of a library repository's shipped targets (`isLibraryCode`).
+  private let libraryFiles: Set<String>
 
-  public init(facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown) {
+  public init(
+    facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown, libraryFiles: Set<String> = []
+  ) {
     self.faceIDUsage = faceIDUsage
+    self.libraryFiles = libraryFiles
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
     propertyReadsByName = Dictionary(grouping: facts.contextPropertyReads, by: \.name)
@@ -59,7 +64,12 @@ public struct HandOffSettler {
       var settled = finding
       settled.handOff = nil
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
-      if handOff.unlessFaceIDUsageIsDeclared && faceIDUsage != .missing { return nil }
+      // A library's own code: the apps that link it declare the usage, not this repository.
+      if handOff.unlessFaceIDUsageIsDeclared
+        && (faceIDUsage != .missing || libraryFiles.contains(finding.location.path))
+      {
+        return nil
+      }
       guard let call = handOff.call else { return settled }
       if let sink = handOff.sink {
         return settle(settled, passedBy: call, to: sink)

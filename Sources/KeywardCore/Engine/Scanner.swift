@@ -187,7 +187,8 @@ public struct Scanner: Sendable {
     }
     let settler = HandOffSettler(
       facts: facts, rules: rules,
-      faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }))
+      faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }),
+      libraryFiles: Set(files.lazy.filter(\.isLibraryCode).map(\.relativePath)))
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues

@@ -19,7 +19,8 @@ public struct LocalAuthMissingReason: Rule {
       a file's first evaluation of a policy Face ID can satisfy when the scanned folder holds an \
       app's settings (Info.plist, `project.pbxproj`, `.xcconfig`) and none declares \
       `NSFaceIDUsageDescription` (nor the `INFOPLIST_KEY_` build setting); a folder of sources \
-      only is not judged, nor is macOS-only code.
+      only is not judged, nor is macOS-only code, nor a published library's own code (a \
+      `.podspec` beside a `Package.swift`), whose host apps declare the key.
       """,
     rationale: """
       LocalAuthentication requires a non-empty reason and rejects an empty one at run time, so \
