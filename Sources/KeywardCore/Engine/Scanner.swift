@@ -108,11 +108,15 @@ public struct Scanner: Sendable {
     let report = request.progress
     let parked = ParkedFindings()
     let reaches = SpooledReaches()
+    let libraryFiles = LibraryFiles()
     @Sendable func work(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
       var outcome = scanner.scan(file)
       if let report { progress.step(report) }
       reaches.keep(&outcome.facts, file: index)
-      if outcome.hasUnsettledFindings { reaches.noteWaiting(outcome.findings) }
+      if outcome.hasUnsettledFindings {
+        reaches.noteWaiting(outcome.findings)
+        libraryFiles.note(file, outcome.findings)
+      }
       // A file whose findings wait for the other files is handed over when all are scanned;
       // meanwhile, with a streamed report, its findings wait on disk.
       if let sink {
@@ -188,7 +192,7 @@ public struct Scanner: Sendable {
     let settler = HandOffSettler(
       facts: facts, rules: rules,
       faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }),
-      libraryFiles: Set(files.lazy.filter(\.isLibraryCode).map(\.relativePath)))
+      libraryFiles: libraryFiles.all)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
     var issues = discoveryIssues
@@ -290,6 +294,23 @@ private final class LateTotal: @unchecked Sendable {
     }
     report(now, total)
   }
+}
+
+/// The files of a published library's own code whose findings wait on the app's Face ID usage
+/// declaration, noted as they are scanned: asking every file whether it is library code would
+/// work out every path's origin, which only files with findings need.
+private final class LibraryFiles: @unchecked Sendable {
+  private let lock = NSLock()
+  private var paths: Set<String> = []
+
+  func note(_ file: DiscoveredFile, _ findings: [Finding]) {
+    guard findings.contains(where: { $0.handOff?.unlessFaceIDUsageIsDeclared == true }), file.isLibraryCode else {
+      return
+    }
+    lock.withLock { _ = paths.insert(file.relativePath) }
+  }
+
+  var all: Set<String> { lock.withLock { paths } }
 }
 
 /// The files listed so far, read by the workers while the listing goes on.
