@@ -496,11 +496,11 @@ public struct WeakBiometricACL: Rule {
       text = "`rawValue: \(SyntaxFacts.text(node))` includes \(listed). `.\(names[0])` " + consequence(of: names[0])
     } else {
       let alias = names[0] == "touchIDAny" ? " (a deprecated alias of `.biometryAny`)" : ""
-      text = "`.\(names[0])`\(alias) " + consequence(of: names[0])
-      // A mapping table's case: the choice is reported, and the table names the flag.
-      if origins.first?.choice != nil, SyntaxFacts.text(node) != ".\(names[0])" {
-        text = "`\(SyntaxFacts.text(node))` is mapped to `.\(names[0])`, which " + consequence(of: names[0])
-      }
+      // A mapping table's case is reported where it is chosen; the message names the flag.
+      let isMapped = origins.first?.choice != nil && SyntaxFacts.text(node) != ".\(names[0])"
+      let subject =
+        isMapped ? "`\(SyntaxFacts.text(node))` is mapped to `.\(names[0])`, which" : "`.\(names[0])`\(alias)"
+      text = subject + " " + consequence(of: names[0])
     }
     if conditional { text += " (The weak flag is chosen on at least one path.)" }
     return text
