@@ -42,11 +42,13 @@ final class ParkedFindings: @unchecked Sendable {
       for index in findings.indices where index < excerpts.count { findings[index].excerpt = excerpts[index] }
       return findings
     } catch {
-      throw ParkingError(description: "findings kept aside during the scan could not be read back: \(error)")
+      throw KeptAsideReadError(description: "findings kept aside during the scan could not be read back: \(error)")
     }
   }
 }
 
-struct ParkingError: Error, CustomStringConvertible {
+/// What was kept in a spool file during the scan (waiting findings, call facts) could not be read
+/// back; the scan ends with it.
+struct KeptAsideReadError: Error, CustomStringConvertible {
   var description: String
 }

@@ -42,7 +42,7 @@ final class SpooledReaches: @unchecked Sendable {
         var reader = CacheReader(try spool.read(piece)[...])
         facts = try FileOutcome(from: &reader).facts
       } catch {
-        throw ParkingError(description: "facts kept aside during the scan could not be read back: \(error)")
+        throw KeptAsideReadError(description: "facts kept aside during the scan could not be read back: \(error)")
       }
       if let wanted {
         facts.parameterReaches.removeAll { !wanted.contains($0.callable.name) }

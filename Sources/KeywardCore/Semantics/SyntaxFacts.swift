@@ -35,24 +35,29 @@ public enum SyntaxFacts {
     call.calledExpression.as(MemberAccessExprSyntax.self)?.base
   }
 
-  /// The declared type of the property whose setter (or observer) `reference` is the new value
-  /// of: `newValue` in `var size: Int { set { … } }`, or the name the setter gives it.
-  public static func setterValueType(_ reference: DeclReferenceExprSyntax) -> TypeSyntax? {
+  /// The property whose setter `reference` is the new value of (`newValue` in `var size: Int
+  /// { set { … } }`, or the name the setter gives it); with `observers`, also of its `willSet`.
+  public static func propertySet(
+    byNewValue reference: DeclReferenceExprSyntax, observers: Bool = false
+  ) -> PatternBindingSyntax? {
     var current = reference.parent
     while let node = current {
       if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }
       if let accessor = node.as(AccessorDeclSyntax.self) {
         let specifier = accessor.accessorSpecifier.tokenKind
-        guard specifier == .keyword(.set) || specifier == .keyword(.willSet),
+        guard specifier == .keyword(.set) || (observers && specifier == .keyword(.willSet)),
           reference.baseName.text == (accessor.parameters?.name.text ?? "newValue")
         else { return nil }
-        var binding = accessor.parent
-        while let candidate = binding, !candidate.is(PatternBindingSyntax.self) { binding = candidate.parent }
-        return binding?.as(PatternBindingSyntax.self)?.typeAnnotation?.type
+        return accessor.parent?.parent?.parent?.as(PatternBindingSyntax.self)
       }
       current = node.parent
     }
     return nil
+  }
+
+  /// The declared type of the property whose setter or `willSet` `reference` is the new value of.
+  public static func setterValueType(_ reference: DeclReferenceExprSyntax) -> TypeSyntax? {
+    propertySet(byNewValue: reference, observers: true)?.typeAnnotation?.type
   }
 
   /// Whether `expression` is the value an assignment gives (`x = value`), as the index records

@@ -93,23 +93,13 @@ extension SemanticModel {
   /// `newValue` (or the setter's own name for it) in the setter of a property of a struct or
   /// class: what whoever sets the property gives it. The type and the property's name.
   func setterValue(_ reference: DeclReferenceExprSyntax) -> (String, String)? {
-    var current = reference.parent
-    while let node = current {
-      if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) { return nil }
-      if let accessor = node.as(AccessorDeclSyntax.self) {
-        guard accessor.accessorSpecifier.tokenKind == .keyword(.set),
-          reference.baseName.text == (accessor.parameters?.name.text ?? "newValue"),
-          let binding = accessor.parent?.parent?.parent?.as(PatternBindingSyntax.self),
-          let property = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-          let block = SyntaxFacts.memberBlock(declaring: Syntax(binding)),
-          block.parent?.is(StructDeclSyntax.self) == true || block.parent?.is(ClassDeclSyntax.self) == true,
-          let owner = SyntaxFacts.typeName(declaring: block)
-        else { return nil }
-        return (owner, property)
-      }
-      current = node.parent
-    }
-    return nil
+    guard let binding = SyntaxFacts.propertySet(byNewValue: reference),
+      let property = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+      let block = SyntaxFacts.memberBlock(declaring: Syntax(binding)),
+      block.parent?.is(StructDeclSyntax.self) == true || block.parent?.is(ClassDeclSyntax.self) == true,
+      let owner = SyntaxFacts.typeName(declaring: block)
+    else { return nil }
+    return (owner, property)
   }
 
   /// The type a stored instance property belongs to, when something outside its declaration
