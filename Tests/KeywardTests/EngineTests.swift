@@ -27,6 +27,8 @@ import Testing
     try write(
       [0x6C, 0x65, 0x74, 0x20, 0xC3, 0x28] + Array(Self.finding.utf8), to: root.appendingPathComponent("Latin.swift"))
     try write([], to: root.appendingPathComponent("Empty.swift"))
+    try write(
+      [0x00] + Array("GITCRYPT".utf8) + [0x00, 0xC4, 0x58, 0x76], to: root.appendingPathComponent("Keys.swift"))
     try write(Array("\(Self.finding)\nfunc broken( {\n".utf8), to: root.appendingPathComponent("Broken.swift"))
     try FileManager.default.createSymbolicLink(
       atPath: root.appendingPathComponent("Dangling.swift").path, withDestinationPath: "/no/such/file.swift")
@@ -42,8 +44,11 @@ import Testing
     #expect(
       issues == [
         "Binary.swift": .binary, "Latin.swift": .encoding, "Broken.swift": .parse, "Dangling.swift": .unreadable,
+        "Keys.swift": .binary,
       ])
     #expect(result.errors.first { $0.path == "Dangling.swift" }?.message.contains("broken symbolic link") == true)
+    #expect(result.errors.first { $0.path == "Keys.swift" }?.message.contains("git-crypt unlock") == true)
+    #expect(result.errors.first { $0.path == "Binary.swift" }?.message.contains("git-crypt") == false)
   }
 
   @Test func filesOverTheSizeLimitAreReportedNotRead() throws {

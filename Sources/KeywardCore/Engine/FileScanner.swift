@@ -207,9 +207,11 @@ public struct FileScanner: Sendable {
   /// `platform`.
   public func scan(bytes: [UInt8], path: String, platform: ProjectPlatform = .unspecified) -> FileOutcome {
     if SourceText.looksBinary(bytes) {
-      return FileOutcome(issues: [
-        ScanIssue(path: path, kind: .binary, message: "skipped: binary data, not source text")
-      ])
+      let message =
+        SourceText.isGitCryptEncrypted(bytes)
+        ? "skipped: encrypted by git-crypt; unlock the checkout (`git-crypt unlock`) to scan it"
+        : "skipped: binary data, not source text"
+      return FileOutcome(issues: [ScanIssue(path: path, kind: .binary, message: message)])
     }
     if let offset = SourceText.firstInvalidUTF8Offset(bytes) {
       let position = SourceText(bytes: bytes).position(of: offset)

@@ -77,6 +77,12 @@ public struct SourceText: Sendable {
     }
   }
 
+  /// Whether the bytes are a file git-crypt keeps encrypted in a locked checkout (it starts with
+  /// `\0GITCRYPT\0`).
+  public static func isGitCryptEncrypted(_ bytes: [UInt8]) -> Bool {
+    bytes.starts(with: [0] + Array("GITCRYPT".utf8) + [0])
+  }
+
   /// The offset of the first byte that is not part of well-formed UTF-8, if any.
   public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
     bytes.withUnsafeBytes { firstInvalidUTF8Offset(in: $0) }

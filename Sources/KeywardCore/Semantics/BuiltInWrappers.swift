@@ -44,6 +44,11 @@ extension WrapperMapping {
           "devicePasscode": "devicePasscode",
         ]),
       synchronizable: WrapperSite(impliedByCalls: ["iCloudValet", "iCloudSharedGroupValet"])),
+    // A Secure Enclave key-pair helper: `EllipticCurveKeyPair.AccessControl(protection:flags:)` is
+    // the access control its keys are created with.
+    WrapperMapping(
+      library: "EllipticCurveKeyPair", modules: ["EllipticCurveKeyPair"], types: ["EllipticCurveKeyPair"],
+      authenticationPolicy: WrapperSite(argumentLabels: ["flags"], values: flagCases)),
     WrapperMapping(
       library: "Locksmith", modules: ["Locksmith"], types: ["Locksmith", "LocksmithAccessibleOption"],
       accessibility: WrapperSite(properties: ["accessible"], values: accessibilityCases())),

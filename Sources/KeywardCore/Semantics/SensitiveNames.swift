@@ -46,6 +46,11 @@ public enum SensitiveNames {
     let named = namedPatterns(text, patterns: patterns)
     guard !named.isEmpty else { return false }
     let words = nameWords(text)
+    // What follows "with" describes the thing named before it: `addressesWithPrivateKeys` are
+    // addresses, `passwordWithSalt` a password.
+    if let with = words.firstIndex(where: { $0 == "with" || $0 == "without" }), with > 0 {
+      return matches(words[..<with].joined(separator: "_"), patterns: patterns)
+    }
     if words.contains(where: notSecretWords.contains) { return false }
     return !(named.allSatisfy { $0 == "token" } && words.contains(where: notCredentialTokenWords.contains))
   }
@@ -120,6 +125,15 @@ public enum SensitiveNames {
     return words
   }
 
+  /// Whether an access control is made for a public key, by the name it is given
+  /// (`publicAccessControl`, `publicKeyAccessControl:`): a public key is no secret, so how it is
+  /// protected weakens nothing.
+  public static func namesPublicKeyProtection(_ accessControl: some SyntaxProtocol) -> Bool {
+    guard let name = SyntaxFacts.receivingName(of: accessControl) else { return false }
+    let words = nameWords(name)
+    return words.contains("public") || words.contains("pub")
+  }
+
   /// Last words of a value's own name that say it is not a secret: `userId`, `accountEmail`.
   public static let identifierWords: Set<String> = [
     "id", "ids", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
@@ -181,8 +195,10 @@ public enum SensitiveNames {
   }
 
   /// The names and strings an expression is made of that could reveal what it holds: string
-  /// literals it resolves to, and the names it is read from.
-  public static func words(in expression: ExprSyntax, model: SemanticModel) -> [String] {
+  /// literals it resolves to, and the names it is read from. For a key (`asKey`), values
+  /// interpolated into a string say which item it is, not what it holds: `"\(prefix)-\(sessionID)"`
+  /// is a state kept per session, not a session id.
+  public static func words(in expression: ExprSyntax, model: SemanticModel, asKey: Bool = false) -> [String] {
     var words: [String] = []
     var sources = [expression]
     for value in model.resolver.values(of: expression) {
@@ -195,7 +211,8 @@ public enum SensitiveNames {
     // Names it is made from, their declared types (`CKServerChangeToken`), and strings inside
     // it (`Identifier(nonEmpty: "tokens")`), one step into where it comes from.
     for source in sources {
-      for token in source.tokens(viewMode: .sourceAccurate) {
+      for token in source.tokens(viewMode: .sourceAccurate)
+      where !(asKey && isInterpolated(token, within: Syntax(source))) {
         switch token.tokenKind {
         case .identifier:
           words.append(token.text)
@@ -210,6 +227,16 @@ public enum SensitiveNames {
       }
     }
     return words
+  }
+
+  /// Whether `token` is inside a value interpolated into a string literal of `source`.
+  private static func isInterpolated(_ token: TokenSyntax, within source: Syntax) -> Bool {
+    var node = token.parent
+    while let current = node, current.id != source.id {
+      if current.is(ExpressionSegmentSyntax.self) { return true }
+      node = current.parent
+    }
+    return false
   }
 
   /// The word that shows `words` (of one value and its key) name a secret, or nil when none does

@@ -73,6 +73,18 @@ public enum SyntaxFacts {
       ? elements.count > 3 : elements.count == 3 && elements.last?.id == expression.id
   }
 
+  /// The name an expression's value is given under where it is written: the constant or variable
+  /// it initialises (`let publicAccess = ...`) or the argument label it is passed with
+  /// (`publicKeyAccessControl: ...`).
+  public static func receivingName(of expression: some SyntaxProtocol) -> String? {
+    let parent = expression.parent
+    if let argument = parent?.as(LabeledExprSyntax.self) { return argument.label?.text }
+    if let binding = parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+      return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    }
+    return nil
+  }
+
   /// The stored name an expression denotes: `x` for `x` and for `self.x`.
   public static func storageName(_ expr: ExprSyntax) -> String? {
     if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }

@@ -21,7 +21,7 @@ public struct WeakBiometricACL: Rule {
       `.or, .devicePasscode` is left to the passcode fallback rule: enrolling a finger takes the \
       passcode, which opens such an item by itself. Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
-      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, and in-house \
+      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, EllipticCurveKeyPair's `AccessControl(flags:)`, and in-house \
       wrappers declared in `wrapperMappings`) are read the same way.
       """,
     rationale: """
@@ -245,6 +245,11 @@ public struct WeakBiometricACL: Rule {
       let store = UICKeyChainStore(service: "s")
       store.setAccessibility(.whenPasscodeSetThisDeviceOnly, authenticationPolicy: ↓.touchIDAny)
       """,
+      """
+      import EllipticCurveKeyPair
+      let signingKey = EllipticCurveKeyPair.AccessControl(
+          protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags: [↓.userPresence, .privateKeyUsage])
+      """,
       RuleExample(
         "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
@@ -373,6 +378,17 @@ public struct WeakBiometricACL: Rule {
       let valet = SecureEnclaveValet.valet(with: Identifier(nonEmpty: "vault")!, accessControl: .biometricCurrentSet)
       """,
       """
+      import EllipticCurveKeyPair
+      let signingKey = EllipticCurveKeyPair.AccessControl(
+          protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags: [.biometryCurrentSet, .privateKeyUsage])
+      """,
+      """
+      import EllipticCurveKeyPair
+      let publicAccessControl = EllipticCurveKeyPair.AccessControl(
+          protection: kSecAttrAccessibleAlwaysThisDeviceOnly, flags: [.userPresence])
+      """,
+      "let publicKeyAccess = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)",
+      """
       struct Lock { func configure(authenticationPolicy: Mode) {} }
       Lock().configure(authenticationPolicy: .biometryAny)
       """,
@@ -405,6 +421,14 @@ public struct WeakBiometricACL: Rule {
 
   public static let valueSinks: [ValueSink] = [.accessControlFlags]
 
+  /// Whether `flags` are those of an access control created for a public key.
+  private static func protectsPublicKey(_ flags: ExprSyntax) -> Bool {
+    guard let creation = flags.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+      SyntaxFacts.calledName(creation) == "SecAccessControlCreateWithFlags"
+    else { return false }
+    return SensitiveNames.namesPublicKeyProtection(creation)
+  }
+
   public static func check(_ context: RuleContext) {
     let weak = Set(context.options.strings("weakBiometricFlags"))
     let model = context.model
@@ -412,7 +436,7 @@ public struct WeakBiometricACL: Rule {
       model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 2)?.id })
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
-    for root in model.accessControl.allFlagExpressions {
+    for root in model.accessControl.allFlagExpressions where !protectsPublicKey(root) {
       let origins = model.accessControl.origins(of: root)
       let sets = AccessControlEvaluator.flagSets(origins)
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
@@ -446,7 +470,9 @@ public struct WeakBiometricACL: Rule {
         confidence: conditional ? .medium : nil, fix: fix(for: origins, node: node, context: context), related: related)
     }
     for value in model.wrapperValues(.authenticationPolicy) {
-      guard let flag = AccessControlFlag.named(value.meaning), weak.contains(flag.name) else { continue }
+      guard let flag = AccessControlFlag.named(value.meaning), weak.contains(flag.name),
+        !(value.call.map(SensitiveNames.namesPublicKeyProtection) ?? false)
+      else { continue }
       let origin = FlagOrigin(
         flag: flag, node: value.expression, isConditional: value.isConditional, fromRawValue: false,
         reachedThroughName: false)

@@ -48,6 +48,8 @@ public struct CleartextStoragePreferences: Rule {
       defaults.set(↓password, forKey: Keys.login)
       """,
       #"NSUbiquitousKeyValueStore.default.set(↓pin, forKey: "userPinCode")"#,
+      #"UserDefaults.standard.set(↓value, forKey: "token-\(accountID)")"#,
+      #"UserDefaults.standard.set(↓saltedPassword, forKey: "passwordWithSalt")"#,
       // The same setter on a property declared `String`.
       """
       final class Session {
@@ -91,6 +93,9 @@ public struct CleartextStoragePreferences: Rule {
       """,
       // A push device token or a crypto asset's token is not a credential.
       #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
+      // Values interpolated into a key say whose item it is; what follows "with" qualifies a name.
+      #"UserDefaults.standard.set(lastPage, forKey: "feed-\(sessionID)")"#,
+      #"UserDefaults.standard.set(addressList, forKey: "addressesWithPrivateKeys")"#,
       #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
       #"UserDefaults.standard.set(nil, forKey: "authToken")"#,
       // The value's own name or type says what kind of token the key means.
@@ -133,7 +138,8 @@ public struct CleartextStoragePreferences: Rule {
           !SensitiveNames.holdsPlainValue(value, model: model),
           !SensitiveNames.revealsNothingSecret(value, model: model)
         else { continue }
-        let words = SensitiveNames.words(in: key, model: model) + SensitiveNames.words(in: value, model: model)
+        let words =
+          SensitiveNames.words(in: key, model: model, asKey: true) + SensitiveNames.words(in: value, model: model)
         guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
         context.report(value, message: message(word: word, store: store))
       }
@@ -145,7 +151,7 @@ public struct CleartextStoragePreferences: Rule {
           let name = SyntaxFacts.text(attribute.attributeName)
           guard name == "AppStorage" || name == "SceneStorage" else { continue }
           let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
-          let words = (key.map { SensitiveNames.words(in: $0, model: model) } ?? []) + [binding.name]
+          let words = (key.map { SensitiveNames.words(in: $0, model: model, asKey: true) } ?? []) + [binding.name]
           guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
           context.report(attribute, message: message(word: word, store: "@\(name)"))
         }
