@@ -66,6 +66,34 @@ import Testing
     #expect(finding.fix?.edits.count == 1)
   }
 
+  /// Keeps the flags a caller requires in a property that another method creates the access
+  /// control from.
+  static let keyMaker = """
+    import Security
+    final class KeyMaker {
+        private var flags: SecAccessControlCreateFlags = []
+        func require(_ requirement: SecAccessControlCreateFlags) { self.flags = requirement }
+        func relax(to requirement: SecAccessControlCreateFlags) { flags = requirement }
+        func makeAccess() -> SecAccessControl? {
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+        }
+    }
+    """
+
+  @Test(arguments: [
+    ("maker.require(.biometryAny)", "Setup.swift:1:65"), ("maker.relax(to: .userPresence)", "Setup.swift:1:67"),
+    ("maker.require(.biometryCurrentSet)", nil),
+  ])
+  func aWeakFlagAMethodKeepsForTheAccessControlIsReportedAtTheCall(_ call: String, place: String?) throws {
+    let found = try findings(
+      [
+        "KeyMaker.swift": Self.keyMaker, "Setup.swift": "final class Setup { func run(_ maker: KeyMaker) { \(call) } }",
+      ],
+      rules: [WeakBiometricACL.metadata.id])
+    #expect(found.map(\.location.place) == (place.map { [$0] } ?? []))
+    #expect(found.first?.related.contains { $0.message.hasPrefix("assigned to `KeyMaker.flags`") } ?? (place == nil))
+  }
+
   @Test func aStepMatchedOnlyByItsNameLowersTheConfidence() throws {
     let rule = WeakBiometricACL.metadata
     let known = try #require(

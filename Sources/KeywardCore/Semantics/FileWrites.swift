@@ -32,6 +32,31 @@ extension SemanticModel {
     return writes.sorted { $0.call.position < $1.call.position }
   }
 
+  /// Whether `node` sits in the attributes of a file created empty
+  /// (`createFile(atPath:contents: nil, attributes: [.protectionKey: …])`): a marker whose
+  /// existence is all it says, so its protection class guards no contents.
+  public func isAttributeOfEmptyFile(_ node: some SyntaxProtocol) -> Bool {
+    var current = Syntax(node)
+    while let parent = current.parent, !parent.is(CodeBlockItemSyntax.self) {
+      if let argument = parent.as(LabeledExprSyntax.self), argument.label?.text == "attributes",
+        let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+        SyntaxFacts.calledName(call) == "createFile"
+      {
+        return SyntaxFacts.argument(call, labeled: "contents").map(Self.isEmptyContents) ?? false
+      }
+      current = parent
+    }
+    return false
+  }
+
+  /// `nil`, `Data()`, `Data("".utf8)`: nothing to write.
+  static func isEmptyContents(_ contents: ExprSyntax) -> Bool {
+    let value = SequenceShape.unwrap(contents)
+    if value.is(NilLiteralExprSyntax.self) { return true }
+    guard let call = value.as(FunctionCallExprSyntax.self), SyntaxFacts.calledName(call) == "Data" else { return false }
+    return call.arguments.isEmpty
+  }
+
   /// The `containerURL(forSecurityApplicationGroupIdentifier:)` call a URL or path is built
   /// from (`container.appendingPathComponent("vault")`, `.path`, through locals and
   /// properties of this file), with the path components added on the way.

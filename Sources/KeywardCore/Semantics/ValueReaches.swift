@@ -89,6 +89,13 @@ extension SemanticModel {
             let reach = PropertyReach(
               owner: owner, property: name, memberPath: full, sink: sink, steps: (first.map { [$0] } ?? []) + steps)
             facts.propertyReaches.append(reach)
+            // Set by a method of the type from what its caller gives (`func require(_ flags:)
+            // { self.flags = flags }`): that value's sources reach the sink too.
+            for assignment in member.map(resolver.assignments(to:)) ?? [] {
+              take(
+                self.sources(reaching: assignment.value), path: full,
+                steps: [step("assigned to `\(owner).\(name)` here", at: assignment.value)] + reach.steps)
+            }
             // Built in this file from another value (`KeyPolicy(flags: flags)` in a builder's
             // `build()`): that value's sources reach the sink too.
             for call in index.calls(named: owner) {

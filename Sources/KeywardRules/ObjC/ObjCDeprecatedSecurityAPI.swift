@@ -88,7 +88,7 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
         context.report(
           token,
           message:
-            "`evaluatedPolicyDomainState` is deprecated since iOS 18; use `domainState.biometry.stateHash` (and `domainState.companion` for companion devices)."
+            "`evaluatedPolicyDomainState` is deprecated since iOS 18 and macOS 15; use `domainState.biometry.stateHash` (and `domainState.companion` for companion devices) there, under `if (@available(iOS 18, macOS 15, *))`, and keep this one for earlier systems."
         )
       }
     }

@@ -13,7 +13,7 @@ public struct DeprecatedSecurityAPI: Rule {
       Reports uses of deprecated keychain and biometric APIs, each with Apple's replacement: \
       `.touchIDAny` / `.touchIDCurrentSet` (iOS 11.3), `kSecUseOperationPrompt` (iOS 14), \
       `kSecUseAuthenticationUIAllow` / `kSecUseAuthenticationUIFail` (iOS 14), \
-      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18; read on an \
+      `kSecUseNoAuthenticationUI` (iOS 9), `evaluatedPolicyDomainState` (iOS 18, macOS 15; read on an \
       `LAContext`, not an app's own property of that name), the watch \
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
       `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
@@ -196,7 +196,7 @@ public struct DeprecatedSecurityAPI: Rule {
       context.report(
         access.declName,
         message:
-          "`evaluatedPolicyDomainState` is deprecated since iOS 18; use `domainState.biometry.stateHash` (keep this one for earlier systems)."
+          "`evaluatedPolicyDomainState` is deprecated since iOS 18 and macOS 15; use `domainState.biometry.stateHash` there, under `if #available(iOS 18, macOS 15, *)`, and keep this one for earlier systems."
       )
     }
     for evaluation in model.policyEvaluations {

@@ -44,6 +44,7 @@ public struct UnprotectedFileStorage: Rule {
       "try data.write(to: url, options: [.atomic, ↓.noFileProtection])",
       "try FileManager.default.setAttributes([.protectionKey: ↓FileProtectionType.none], ofItemAtPath: path)",
       "FileManager.default.createFile(atPath: path, contents: data, attributes: [FileAttributeKey.protectionKey: ↓.none])",
+      "FileManager.default.createFile(atPath: path, contents: Data(token.utf8), attributes: [.protectionKey: ↓FileProtectionType.none])",
       "let attributes = [NSFileProtectionKey: ↓NSFileProtectionNone]",
       "values.fileProtection = ↓URLFileProtection.none",
       "values.fileProtection = ↓.none",
@@ -64,6 +65,8 @@ public struct UnprotectedFileStorage: Rule {
       }
       """,
       "if [NSFileProtectionNone, NSFileProtectionCompleteUntilFirstUserAuthentication].contains(current) { upgrade() }",
+      // A marker file created empty: its existence is all it says.
+      "FileManager.default.createFile(atPath: markerPath, contents: nil, attributes: [.protectionKey: FileProtectionType.none])",
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
@@ -80,23 +83,26 @@ public struct UnprotectedFileStorage: Rule {
     let model = context.model
     let index = model.index
     // A class only compared or searched for (`protection == .none`, a set of classes asked
-    // `contains`) protects no file.
-    for access in index.memberAccessesByName["noFileProtection"] ?? [] where !model.isOnlyLookedFor(access) {
+    // `contains`), or given to a file created empty, protects no contents.
+    let guardsNothing = { (node: ExprSyntax) in model.isOnlyLookedFor(node) || model.isAttributeOfEmptyFile(node) }
+    for access in index.memberAccessesByName["noFileProtection"] ?? [] where !guardsNothing(ExprSyntax(access)) {
       context.report(access, message: message)
     }
     for type in ["FileProtectionType", "URLFileProtection"] {
       for access in index.qualifiedMembersByType[type] ?? []
-      where access.declName.baseName.text == "none" && !model.isOnlyLookedFor(access) {
+      where access.declName.baseName.text == "none" && !guardsNothing(ExprSyntax(access)) {
         context.report(access, message: message)
       }
     }
     for reference in index.constantReferencesByName["NSFileProtectionNone"] ?? []
-    where !model.isOnlyLookedFor(reference) {
+    where !guardsNothing(ExprSyntax(reference)) {
       context.report(reference, message: message)
     }
     // `.none` is only a protection class where the context says so.
     for element in index.dictionaryElements where isProtectionKey(element.key) {
-      if let value = bareNone(element.value) { context.report(value, message: message) }
+      if let value = bareNone(element.value), !guardsNothing(ExprSyntax(value)) {
+        context.report(value, message: message)
+      }
     }
     for (_, value) in index.memberAssignmentsByName["fileProtection"] ?? [] {
       if let none = bareNone(value) { context.report(none, message: message) }
