@@ -9,6 +9,13 @@ extension ObjCModel {
     }
   }
 
+  /// Whether `policy`, one of the policies of the `evaluatePolicy:` part `part`, is picked by the
+  /// method's caller (`isChosenByCaller(_:argumentStart:)`).
+  public func isPolicyChosenByCaller(_ policy: ObjCToken, part: ObjCToken) -> Bool {
+    guard let index = tokenIndex(startingAt: part.start) else { return false }
+    return isChosenByCaller(policy, argumentStart: index + 2)
+  }
+
   private static func policy(named token: ObjCToken) -> LAPolicyCase? {
     if token.kind == .number {
       return ObjCIntegers.value(of: token).flatMap { raw in LAPolicyCase.all.first { $0.rawValue == raw } }

@@ -21,7 +21,7 @@ public final class ObjCModel {
   }
 
   /// Locals, helpers' returned values: what `expand` follows besides constants.
-  private lazy var valueSources = ObjCValueSources(tokens: analyzed, group: { self.group(from: $0) })
+  lazy var valueSources = ObjCValueSources(tokens: analyzed, group: { self.group(from: $0) })
 
   /// `#define NAME value` (object-like macros) and `const` declarations (`static const
   /// SecAccessControlCreateFlags kFlags = ...;`), by name, as token lists.

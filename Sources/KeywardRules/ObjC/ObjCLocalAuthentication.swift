@@ -95,9 +95,32 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
       - (void)confirm { AUTHENTICATE(↓LAPolicyDeviceOwnerAuthentication, ^(BOOL ok, NSError *error) {}); }
       """,
+      // The caller's choice, reported by the strict profile.
+      RuleExample(
+        """
+        - (void)requestWithReason:(NSString *)reason fallbackTitle:(NSString *)fallbackTitle {
+            [self.context evaluatePolicy:fallbackTitle ? LAPolicyDeviceOwnerAuthenticationWithBiometrics : ↓LAPolicyDeviceOwnerAuthentication
+                         localizedReason:reason reply:^(BOOL ok, NSError *error) {}];
+        }
+        """, profile: .strict),
+      // A condition the method decides itself is no caller's choice.
+      """
+      - (void)unlock {
+          BOOL hasFallback = self.allowsPasscode;
+          [self.context evaluatePolicy:hasFallback ? ↓LAPolicyDeviceOwnerAuthentication : LAPolicyDeviceOwnerAuthenticationWithBiometrics
+                       localizedReason:@"Unlock" reply:^(BOOL ok, NSError *error) {}];
+      }
+      """,
     ],
     clean: [
       "BOOL passcodeSet = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:&error];",
+      // The caller picks the policy: biometrics only unless it passes no fallback title.
+      """
+      - (void)requestWithReason:(NSString *)reason fallbackTitle:(NSString *)fallbackTitle {
+          [self.context evaluatePolicy:fallbackTitle ? LAPolicyDeviceOwnerAuthenticationWithBiometrics : LAPolicyDeviceOwnerAuthentication
+                       localizedReason:reason reply:^(BOOL ok, NSError *error) {}];
+      }
+      """,
       "[context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Pay\" reply:nil];",
       """
       #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
@@ -113,9 +136,13 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
   public static func check(_ context: RuleContext) {
     let reported = Set(context.options.strings("fallbackPolicies"))
     let objc = context.objc
-    for (_, policies) in objc.policyEvaluations {
+    for (part, policies) in objc.policyEvaluations {
       for (token, policy) in policies {
-        guard reported.contains(policy.name) else { continue }
+        // A policy the method's caller picks offers the passcode; the weakness is in the caller
+        // that picks it, so only the strict profile reports the offer.
+        guard reported.contains(policy.name),
+          context.options.reportsWeakEvidence || !objc.isPolicyChosenByCaller(token, part: part)
+        else { continue }
         context.report(
           token,
           message:

@@ -1,0 +1,72 @@
+/// Which values of an Objective-C file its methods' callers pick: a branch of a `?:` whose
+/// condition reads a parameter of the method (`fallbackTitle ? LAPolicy…WithBiometrics :
+/// LAPolicyDeviceOwnerAuthentication`) offers the caller a choice; the weakness, if any, is in
+/// the caller that picks it.
+extension ObjCModel {
+  /// Whether `token`, inside the argument that starts at token index `argumentStart`, is a branch
+  /// of a `?:` whose condition reads a parameter of the enclosing method or function.
+  public func isChosenByCaller(_ token: ObjCToken, argumentStart: Int) -> Bool {
+    guard let index = tokenIndex(startingAt: token.start), index > argumentStart else { return false }
+    var depth = 0
+    var question: Int?
+    for position in argumentStart..<index {
+      let text = tokens[position].text
+      if ["(", "[", "{"].contains(text) { depth += 1 }
+      if [")", "]", "}"].contains(text) { depth -= 1 }
+      if depth == 0, text == "?", question == nil { question = position }
+    }
+    guard let question else { return false }
+    let parameters = parameterNames(enclosing: index)
+    return tokens[argumentStart..<question].contains { $0.kind == .identifier && parameters.contains($0.text) }
+  }
+
+  /// The index in `tokens` of the token starting at byte `offset`.
+  public func tokenIndex(startingAt offset: Int) -> Int? {
+    var low = 0
+    var high = tokens.count
+    while low < high {
+      let middle = (low + high) / 2
+      if tokens[middle].start < offset { low = middle + 1 } else { high = middle }
+    }
+    return low < tokens.count && tokens[low].start == offset ? low : nil
+  }
+
+  /// The parameter names of the method or function whose body holds token `index`:
+  /// `- (BOOL)ask:(NSString *)reason fallback:(NSString *)title {` → reason, title;
+  /// `static void ask(NSString *reason, BOOL strict) {` → reason, strict.
+  func parameterNames(enclosing index: Int) -> Set<String> {
+    guard let body = valueSources.bodies.indexOfRange(containing: tokens[index].start),
+      let open = tokenIndex(startingAt: valueSources.bodies[body].lowerBound)
+    else { return [] }
+    var start = open
+    while start > 0, ![";", "}", "{"].contains(tokens[start - 1].text), tokens[start - 1].kind != .directive {
+      start -= 1
+    }
+    let header = Array(tokens[start..<open])
+    var names: Set<String> = []
+    if header.first?.text == "-" || header.first?.text == "+" {
+      // `: ( type ) name`
+      for position in header.indices.dropLast(2) where header[position].text == ":" && header[position + 1].text == "("
+      {
+        var depth = 0
+        var close = position + 1
+        while close < header.count {
+          if header[close].text == "(" { depth += 1 }
+          if header[close].text == ")" {
+            depth -= 1
+            if depth == 0 { break }
+          }
+          close += 1
+        }
+        if close + 1 < header.count, header[close + 1].kind == .identifier { names.insert(header[close + 1].text) }
+      }
+    } else if let open = header.firstIndex(where: { $0.text == "(" }) {
+      // The last name before each `,` or the closing `)` of the parameter list.
+      for position in header.indices
+      where position > open && (header[position].text == "," || header[position].text == ")") {
+        if header[position - 1].kind == .identifier { names.insert(header[position - 1].text) }
+      }
+    }
+    return names
+  }
+}
