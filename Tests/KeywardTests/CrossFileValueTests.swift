@@ -94,6 +94,44 @@ import Testing
     #expect(found.first?.related.contains { $0.message.hasPrefix("assigned to `KeyMaker.flags`") } ?? (place == nil))
   }
 
+  /// Maps its own protection cases to flags of the same names, and keeps the caller's choice.
+  static let itemStore = """
+    import Security
+    final class ItemStore {
+        enum Protection {
+            case open, userPresence, biometryCurrentSet
+            var flags: SecAccessControlCreateFlags? {
+                switch self {
+                case .open: return nil
+                case .userPresence: return [.userPresence]
+                case .biometryCurrentSet: return .biometryCurrentSet
+                }
+            }
+        }
+        private var protection: Protection = .open
+        func use(protection: Protection) { self.protection = protection }
+        func makeAccess() -> SecAccessControl? {
+            guard let flags = protection.flags else { return nil }
+            return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+        }
+    }
+    """
+
+  @Test(arguments: [
+    ("store.use(protection: .userPresence)", "Lock.swift:1:73"), ("store.use(protection: .biometryCurrentSet)", nil),
+    // Another module's type of the same name: the table's computed `flags` is built by no one.
+    ("_ = Protection(flags: .userPresence)", nil),
+  ])
+  func aCaseAnotherFilesTableMapsToAWeakFlagIsReportedAtTheCall(_ call: String, place: String?) throws {
+    let found = try findings(
+      [
+        "ItemStore.swift": Self.itemStore,
+        "Lock.swift": "final class Lock { func arm(_ store: ItemStore) { \(call) } }",
+      ],
+      rules: [WeakBiometricACL.metadata.id])
+    #expect(found.map(\.location.place) == (place.map { [$0] } ?? []))
+  }
+
   @Test func aStepMatchedOnlyByItsNameLowersTheConfidence() throws {
     let rule = WeakBiometricACL.metadata
     let known = try #require(

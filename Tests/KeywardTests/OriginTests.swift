@@ -181,6 +181,36 @@ import Testing
     #expect(conditions == expected)
   }
 
+  /// A `private` function the file never names again runs in no build; one it calls, one the
+  /// runtime may call (`@objc`), and a non-private one do.
+  @Test func privateFunctionsTheFileNeverCallsAreUncalled() {
+    let w = Self.weak
+    let code = """
+      final class Lock {
+          private func legacyProtect() {
+              \(w)
+          }
+          private func protect() {
+              \(w)
+          }
+          @objc private func protectFromSelector() {
+              \(w)
+          }
+          func protectForOthers() {
+              \(w)
+          }
+          func run() { protect() }
+      }
+      """
+    let expected: [Int: BuildCondition?] = [3: .uncalled, 6: nil, 9: nil, 12: nil]
+    #expect(Self.conditions(code) == expected)
+    let failing = Scan.allFindings(code, path: "Sources/A.swift").findings.filter {
+      $0.ruleId.hasSuffix("weak_biometric_acl")
+        && FailPolicy.default.fails(origin: $0.origin, buildCondition: $0.buildCondition)
+    }
+    #expect(failing.map(\.location.start.line) == [6, 9, 12])
+  }
+
   @Test func objectiveCPreprocessorClausesGiveBuildConditions() {
     let w =
       "void f(void) { SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlocked, kSecAccessControlUserPresence, NULL); }"

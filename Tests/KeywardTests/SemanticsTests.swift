@@ -34,6 +34,7 @@ import Testing
     var computed: CFString { kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly }
     func o() -> Any { ["o": computed] }
     func p() -> Any { if let found = Optional(level) { return ["p": found] }; return [:] }
+    func q() -> Any? { if let found = Optional(level), let made = Optional(["q": found]) { return made }; return nil }
     """
 
   /// For each dictionary entry keyed "x": the texts of the values it resolves to, and whether
@@ -66,6 +67,8 @@ import Testing
     ("n", ["kSecAttrAccessibleWhenUnlocked?", "kSecAttrAccessibleAlways?"]),
     ("o", ["kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"]),
     ("p", ["Optional(level)"]),
+    // A later condition sees what an earlier one binds.
+    ("q", ["Optional(level)"]),
   ])
   func namesResolveLexically(_ key: String, _ expected: [String]) {
     #expect(Self.resolved[key] == expected)
@@ -316,12 +319,13 @@ import Testing
 
   /// `level.attribute`, where `attribute` switches over the file's enum, has the values of the
   /// cases `level` may be: its default and what the file's calls pass, through parameters;
-  /// none when that is not known (the table offers values; an unseen caller chooses).
+  /// when that is not known (the table offers values; an unseen caller chooses), the read itself,
+  /// for summaries to follow to that caller.
   @Test(arguments: [
     ("store(data)", ["kSecAttrAccessibleWhenUnlocked"]),
     ("store(data, level: .b)", ["kSecAttrAccessibleAlways", "kSecAttrAccessibleWhenUnlocked"]),
     ("relay(data, level: Level.c)", ["kSecAttrAccessibleAfterFirstUnlock", "kSecAttrAccessibleWhenUnlocked"]),
-    ("relay(data, level: chosen)", []),
+    ("relay(data, level: chosen)", ["level.attribute"]),
     ("", ["kSecAttrAccessibleWhenUnlocked"]),
   ])
   func switchedValuesFollowTheCasesCallsPass(_ call: String, _ expected: [String]) {

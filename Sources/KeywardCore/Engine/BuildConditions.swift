@@ -48,9 +48,15 @@ indirect enum ClauseCondition: Equatable, PreprocessorConditionValue {
 }
 
 /// Build conditions of Swift code, from the `#if` clauses around an offset: the innermost clause
-/// that decides one. The syntax tree is climbed from the finding's token, never walked.
-struct SwiftBuildConditions {
+/// that decides one. The syntax tree is climbed from the finding's token, never walked; outside
+/// such clauses, a `private` function nothing in the file names is code no build runs.
+final class SwiftBuildConditions {
   let tree: SourceFileSyntax
+  /// Byte ranges of `private` / `fileprivate` functions whose name the file uses nowhere else,
+  /// found on the first question.
+  private lazy var uncalledFunctions: [Range<Int>] = UncalledFunctions.ranges(in: tree)
+
+  init(tree: SourceFileSyntax) { self.tree = tree }
 
   func condition(at offset: Int) -> BuildCondition? {
     guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return nil }
@@ -68,7 +74,7 @@ struct SwiftBuildConditions {
       }
       node = current.parent
     }
-    return nil
+    return uncalledFunctions.contains { $0.contains(offset) } ? .uncalled : nil
   }
 
   static func condition(_ expression: ExprSyntax) -> ClauseCondition {

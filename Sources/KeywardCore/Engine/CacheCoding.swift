@@ -156,6 +156,7 @@ extension FileOutcome {
         step.location.write(to: &out)
       }
       out.array(reach.memberPath) { $0.string($1) }
+      out.optional(reach.mirroredCases) { out, cases in out.array(cases) { $0.string($1) } }
     }
     out.array(facts.propertyReaches) { out, reach in
       out.string(reach.owner)
@@ -225,7 +226,8 @@ extension FileOutcome {
         callable: try CallableShape(from: &reader), parameter: try reader.int(), sink: try reader.raw(ValueSink.self),
         steps: try reader.array { (reader) throws(CacheFormatError) in
           RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
-        }, memberPath: try reader.strings())
+        }, memberPath: try reader.strings(),
+        mirroredCases: try reader.optional { (reader) throws(CacheFormatError) in try reader.strings() })
     }
     let propertyReaches = try reader.array { (reader) throws(CacheFormatError) in
       PropertyReach(
@@ -314,12 +316,14 @@ extension CallShape {
     out.optional(receiverType) { $0.string($1) }
     out.array(memberPath) { $0.string($1) }
     out.bool(isProperty)
+    out.optional(valueName) { $0.string($1) }
   }
 
   init(from reader: inout CacheReader) throws(CacheFormatError) {
     self.init(
       name: try reader.string(), labels: try reader.strings(), argument: try reader.int(),
-      receiverType: try reader.optionalString(), memberPath: try reader.strings(), isProperty: try reader.bool())
+      receiverType: try reader.optionalString(), memberPath: try reader.strings(), isProperty: try reader.bool(),
+      valueName: try reader.optionalString())
   }
 }
 

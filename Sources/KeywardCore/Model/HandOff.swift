@@ -18,10 +18,13 @@ public struct CallShape: Sendable, Hashable, Codable {
   /// `name` (`copy.flags = value` in a builder, `var policy: LAPolicy { … }`), and matched as the
   /// initializer argument of that name would be.
   public var isProperty: Bool
+  /// The case the value is written as, when it is one (`userPresence` for `.userPresence`): an
+  /// enum of the callee's that maps its cases to flags of the same names is matched by it.
+  public var valueName: String?
 
   public init(
     name: String, labels: [String], argument: Int, receiverType: String? = nil, memberPath: [String] = [],
-    isProperty: Bool = false
+    isProperty: Bool = false, valueName: String? = nil
   ) {
     self.name = name
     self.labels = labels
@@ -29,6 +32,7 @@ public struct CallShape: Sendable, Hashable, Codable {
     self.receiverType = receiverType
     self.memberPath = memberPath
     self.isProperty = isProperty
+    self.valueName = valueName
   }
 
   /// Where the value goes, for messages: "Passed to `protect(_:with:)`", "Stored in `Builder.flags`".

@@ -57,21 +57,33 @@ public struct ParameterReach: Sendable, Hashable, Codable {
   /// The member of the parameter's value that reaches the sink (`["protection"]` when the
   /// function reads `settings.protection`); empty for the value itself.
   public var memberPath: [String]
+  /// When `memberPath` is one member that maps the cases of the parameter's enum (`switch self`)
+  /// to values: the cases it maps to the value of the same name (`case .userPresence: return
+  /// [.userPresence]`). A call passing such a case (`CallShape.valueName`) passes that value.
+  public var mirroredCases: [String]?
 
   public init(
-    callable: CallableShape, parameter: Int, sink: ValueSink, steps: [RelatedLocation], memberPath: [String] = []
+    callable: CallableShape, parameter: Int, sink: ValueSink, steps: [RelatedLocation], memberPath: [String] = [],
+    mirroredCases: [String]? = nil
   ) {
     self.callable = callable
     self.parameter = parameter
     self.sink = sink
     self.steps = steps
     self.memberPath = memberPath
+    self.mirroredCases = mirroredCases
   }
 
   /// Whether `call` passes its `call.argument` to this parameter, with the value where this
-  /// parameter's reach reads it.
+  /// parameter's reach reads it, or a case its table maps to the value of that name.
   public func accepts(_ call: CallShape) -> Bool {
-    memberPath == call.memberPath && callable.accepts(call, in: parameter)
+    guard memberPath == call.memberPath || passesMirroredCase(call) else { return false }
+    return callable.accepts(call, in: parameter)
+  }
+
+  private func passesMirroredCase(_ call: CallShape) -> Bool {
+    guard let mirroredCases, let value = call.valueName, call.memberPath.isEmpty else { return false }
+    return mirroredCases.contains(value)
   }
 }
 

@@ -132,6 +132,14 @@ public final class ConstantResolver {
     guard index.bindingsByName[name] != nil else { return nil }
     var current: Syntax? = node
     while let scope = current {
+      // A later condition of an `if` or `while` sees what earlier ones bind
+      // (`if let flags = …, let access = SecAccessControlCreateWithFlags(…, flags, …)`); those
+      // names belong to the body.
+      if let condition = scope.as(ConditionElementSyntax.self), let body = SyntaxFacts.bodyOfConditions(condition),
+        let found = bestBinding(named: name, in: body.id, ordered: true, from: node)
+      {
+        return found
+      }
       if SyntaxFacts.isScope(scope) {
         if let found = bestBinding(named: name, in: scope.id, ordered: SyntaxFacts.isOrderedScope(scope), from: node) {
           return found
@@ -303,7 +311,11 @@ public final class ConstantResolver {
         collect(binding: binding, conditional: conditional, depth: depth + 1)
         return
       }
-      if let member = expression.as(MemberAccessExprSyntax.self), let switched = resolver.switchedValues(of: member) {
+      // A table whose case is chosen where this file cannot see (none known) leaves the read
+      // itself as the value: what reads it may still follow where the case comes from.
+      if let member = expression.as(MemberAccessExprSyntax.self), let switched = resolver.switchedValues(of: member),
+        !switched.isEmpty
+      {
         for (value, choice) in switched {
           let before = results.count
           collect(

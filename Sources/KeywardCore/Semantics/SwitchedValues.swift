@@ -25,6 +25,25 @@ extension ConstantResolver {
   /// A case name and the expression that names it (`.always` in a call).
   typealias CaseChoice = (name: String, choice: ExprSyntax)
 
+  /// The cases of `enumName`, declared in this file, that its `switch self` property `member`
+  /// maps to a value of the same name (`case .userPresence: return [.userPresence]`); nil when
+  /// the file declares no such table.
+  public func mirroredCases(of member: String, in enumName: String) -> [String]? {
+    guard let property = switchingProperty(named: member), property.enumName == enumName else { return nil }
+    return property.returnsByCase.flatMap { names, values in
+      let returned = Set(values.flatMap(Self.memberNames))
+      return names.filter(returned.contains)
+    }
+  }
+
+  /// The member names a returned value is made of: `.userPresence`, `[.privateKeyUsage,
+  /// .userPresence]`, `SecAccessControlCreateFlags.userPresence`.
+  private static func memberNames(_ value: ExprSyntax) -> [String] {
+    let value = SequenceShape.unwrap(value)
+    if let array = value.as(ArrayExprSyntax.self) { return array.elements.flatMap { memberNames($0.expression) } }
+    return value.as(MemberAccessExprSyntax.self).map { [$0.declName.baseName.text] } ?? []
+  }
+
   private struct SwitchingProperty {
     var enumName: String
     /// Per `case` clause: the case names it matches and the values it returns.

@@ -192,6 +192,12 @@ public enum SyntaxFacts {
     return nil
   }
 
+  /// The body of the `if` or `while` whose conditions `condition` is one of.
+  public static func bodyOfConditions(_ condition: ConditionElementSyntax) -> CodeBlockSyntax? {
+    let statement = condition.parent?.parent
+    return statement?.as(IfExprSyntax.self)?.body ?? statement?.as(WhileStmtSyntax.self)?.body
+  }
+
   /// Where a name bound by `if let` / `guard let` / `while let` is visible.
   public static func scope(ofConditionBinding node: OptionalBindingConditionSyntax) -> SyntaxIdentifier? {
     var current = node.parent

@@ -38,7 +38,10 @@ extension SemanticModel {
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
   public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)] {
     atoms.compactMap { atom in
-      guard let (node, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
+      guard var (node, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
+      if let member = atom.as(MemberAccessExprSyntax.self), member.base == nil, shape.memberPath.isEmpty {
+        shape.valueName = member.declName.baseName.text
+      }
       // A value built for another call's argument (`Vault(settings: .init(protection: x))`):
       // that call is matched too, with the value as the built argument's member.
       var enclosing: CallShape?

@@ -113,7 +113,10 @@ extension SemanticModel {
       // Worklist with a seen-set: a relay of thousands of functions costs one visit each.
       while let (parameter, path, steps) = pending.popLast() {
         guard let (callable, position) = callable(declaring: parameter, location: location) else { continue }
-        let reach = ParameterReach(callable: callable, parameter: position, sink: sink, steps: steps, memberPath: path)
+        let mirrored =
+          path.count == 1 ? parameter.typeName.flatMap { resolver.mirroredCases(of: path[0], in: $0) } : nil
+        let reach = ParameterReach(
+          callable: callable, parameter: position, sink: sink, steps: steps, memberPath: path, mirroredCases: mirrored)
         facts.parameterReaches.append(reach)
         for argument in resolver.arguments(passedTo: parameter) {
           take(
