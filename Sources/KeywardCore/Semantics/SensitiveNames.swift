@@ -215,7 +215,7 @@ public enum SensitiveNames {
       where !(asKey && isInterpolated(token, within: Syntax(source))) {
         switch token.tokenKind {
         case .identifier:
-          words.append(token.text)
+          words.append(asKey ? keySubject(token.text) : token.text)
           if let reference = token.parent?.as(DeclReferenceExprSyntax.self),
             let type = model.resolver.binding(denotedBy: ExprSyntax(reference))?.typeName
           {
@@ -227,6 +227,19 @@ public enum SensitiveNames {
       }
     }
     return words
+  }
+
+  /// What a key's name says is stored under it: `privateKeyStorageKey` names where a private key
+  /// is kept (`private_key`), `tokenDefaultsKey` a token; the trailing "key" and the store's
+  /// name say it is a key, not what it holds.
+  static func keySubject(_ name: String) -> String {
+    var words = nameWords(name)
+    guard words.count > 1, ["key", "keys"].contains(words.last) else { return name }
+    words.removeLast()
+    while words.count > 1, ["storage", "store", "defaults", "preferences", "prefs", "user"].contains(words.last) {
+      words.removeLast()
+    }
+    return words.joined(separator: "_")
   }
 
   /// Whether `token` is inside a value interpolated into a string literal of `source`.

@@ -50,6 +50,11 @@ public struct CleartextStoragePreferences: Rule {
       #"NSUbiquitousKeyValueStore.default.set(↓pin, forKey: "userPinCode")"#,
       #"UserDefaults.standard.set(↓value, forKey: "token-\(accountID)")"#,
       #"UserDefaults.standard.set(↓saltedPassword, forKey: "passwordWithSalt")"#,
+      // A key constant named for where the secret is kept.
+      """
+      enum Wallet { static let privateKeyStorageKey = "wallet.signing" }
+      UserDefaults.standard.set(↓hex, forKey: Wallet.privateKeyStorageKey)
+      """,
       // The same setter on a property declared `String`.
       """
       final class Session {
