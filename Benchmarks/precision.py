@@ -9,8 +9,8 @@ Scans every repository of Benchmarks/realworld/manifest.tsv that is checked out 
 (see Benchmarks/realworld/checkout.py) with `keyward scan DIR --format json --fail-on none
 --profile PROFILE`, joins the findings with the labels file and prints:
 
-  (a) per rule, the findings that fail a scan (not suppressed, in app code, not under a debug or
-      simulator build condition, severity above info): how many, how many are labelled TP, FP,
+  (a) per rule, the findings that fail a scan (not suppressed, in app code, under no build
+      condition (debug- or simulator-only, uncalled, unbuilt), severity above info): how many, how many are labelled TP, FP,
       CONTEXT or not yet, and precision = TP / (TP + FP + CONTEXT);
   (b) the same for all findings, where a CONTEXT finding counts as right;
   (c) the findings that have no label yet;
@@ -437,12 +437,12 @@ def main(argv=None):
           f"{files_scanned} files, {len(findings)} findings ({len(failing)} failing), {wall:.0f} s\n")
 
     print_table(
-        "(a) Findings that fail a scan (not suppressed, app code, no debug/simulator condition, above info)",
+        "(a) Findings that fail a scan (not suppressed, app code, no build condition, above info)",
         failing_rows,
         f"    precision = TP / (TP + FP + CONTEXT); target {TARGET:.1f} for rules with at least {MIN_LABELLED} labelled",
     )
     print_table(
-        "(b) All findings (also suppressed, tests, samples, third-party, generated, debug/simulator-only, info)",
+        "(b) All findings (also suppressed, tests, samples, third-party, generated, debug/simulator-only, uncalled, unbuilt, info)",
         all_rows,
         "    precision = (TP + CONTEXT) / (TP + FP + CONTEXT): is the finding right at all",
     )

@@ -125,6 +125,45 @@ import Testing
   /// A library repository's own test app is a sample; the package's targets ship. An app
   /// repository with a package beside it, or a manifest that does not say plainly where its
   /// targets are, leaves every file app code.
+  /// An Xcode project whose app target compiles `App/Main.swift`, lists `App/Legacy.swift` in
+  /// no target, and keeps `App/Views` in sync with the disk.
+  static let project = """
+    // !$*UTF8*$!
+    {
+    	archiveVersion = 1;
+    	objects = {
+    		B1 /* Main.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Main.swift */; };
+    		F1 /* Main.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Main.swift; sourceTree = "<group>"; };
+    		F2 /* Legacy.swift */ = {isa = PBXFileReference; path = "Legacy.swift"; sourceTree = "<group>"; };
+    		S1 /* Views */ = {isa = PBXFileSystemSynchronizedRootGroup; explicitFileTypes = {}; path = Views; sourceTree = "<group>"; };
+    		G0 = {isa = PBXGroup; children = (G1, ); sourceTree = "<group>"; };
+    		G1 /* App */ = {isa = PBXGroup; children = (F1, F2, S1, ); path = App; sourceTree = "<group>"; };
+    		P1 /* Project object */ = {isa = PBXProject; mainGroup = G0; targets = (); };
+    		PH /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Main.swift in Sources */, ); };
+    	};
+    	rootObject = P1 /* Project object */;
+    }
+    """
+
+  @Test func filesTheirXcodeProjectCompilesInNoTargetAreUnbuilt() throws {
+    let root = try tree([
+      "App.xcodeproj/project.pbxproj": Self.project, "App/Main.swift": Self.weak, "App/Legacy.swift": Self.weak,
+      "App/Stale.swift": Self.weak, "App/Views/Lock.swift": Self.weak, "App/Bridge.h": "",
+      "Packages/Kit/Package.swift": "", "Packages/Kit/Sources/Kit/Vault.swift": Self.weak,
+    ])
+    let result = try scan([root])
+    let conditions = Dictionary(result.findings.map { ($0.location.path, $0.buildCondition) }) { first, _ in first }
+    #expect(
+      conditions == [
+        "App/Main.swift": nil, "App/Legacy.swift": .unbuilt, "App/Stale.swift": .unbuilt, "App/Views/Lock.swift": nil,
+        "Packages/Kit/Sources/Kit/Vault.swift": nil,
+      ])
+    #expect(!FailPolicy.default.fails(origin: .app, buildCondition: .unbuilt))
+    // A project that cannot be read judges nothing.
+    let unreadable = try tree(["App.xcodeproj/project.pbxproj": "{ objects = (", "App/Stale.swift": Self.weak])
+    #expect(try scan([unreadable]).findings.allSatisfy { $0.buildCondition == nil })
+  }
+
   @Test func aLibraryRepositoryShipsOnlyItsPackageTargets() throws {
     let manifest = """
       let package = Package(

@@ -25,6 +25,10 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
   public var kind: Kind
 
+  /// Whether the Xcode projects around the file compile it in no target
+  /// (`XcodeProjectMembership`): code that ships in no app.
+  public var isBuiltByNoTarget = false
+
   public var absolutePath: String
   /// Relative to the scan root, with `/` separators.
   public var relativePath: String
@@ -202,6 +206,9 @@ public struct FileDiscovery {
     var library: LibraryLayout?
     /// What the nearest project manifest above says the code is built for.
     var projectPlatform = ProjectPlatform.unspecified
+    /// The Xcode projects whose folders hold the folder being walked, when they alone decide
+    /// what is built there (no package manifest or podspec nearer): nil when nothing is judged.
+    var xcodeProjects: [XcodeProjectMembership]?
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -236,9 +243,15 @@ public struct FileDiscovery {
 
     private func file(_ path: String, relative: String, size: Int, kind: DiscoveredFile.Kind) -> DiscoveredFile {
       let (origin, configured) = discovery.givenOrigin(of: relative, namedInDependency: namedInDependency)
-      return DiscoveredFile(
+      var found = DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
         originIsConfigured: configured, library: library, projectPlatform: projectPlatform)
+      // Headers are in no build phase that compiles; only implementation files are judged.
+      if kind == .source, let xcodeProjects, FileDiscovery.pathExtension(path) != "h" {
+        let standardized = XcodeProjectMembership.standardized(path)
+        found.isBuiltByNoTarget = !xcodeProjects.contains { $0.builds(standardized) }
+      }
+      return found
     }
 
     /// `name` is nil for paths named on the command line; `type` is the folder listing's
@@ -327,9 +340,13 @@ public struct FileDiscovery {
       }
       let outerPlatform = projectPlatform
       let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
+      let outerProjects = xcodeProjects
+      xcodeProjects = XcodeProjectMembership.judging(
+        folder: folder, entryNames: entries.map(\.name), outer: outerProjects)
       defer {
         library = outerLibrary
         projectPlatform = outerPlatform
+        xcodeProjects = outerProjects
       }
       // A folder sorts as its name followed by `/`, so that the walk meets files in the order
       // of their relative paths. An entry of unknown type (a link) is looked at to tell.

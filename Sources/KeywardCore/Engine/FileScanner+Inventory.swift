@@ -41,9 +41,11 @@ extension FileScanner {
     guard var inventory = outcome.inventory else { return outcome }
     for index in inventory.keychainItems.indices {
       inventory.keychainItems[index].origin = file.origin(content: inventory.keychainItems[index].origin)
+      if file.isBuiltByNoTarget { inventory.keychainItems[index].buildCondition = .unbuilt }
     }
     for index in inventory.gates.indices {
       inventory.gates[index].origin = file.origin(content: inventory.gates[index].origin)
+      if file.isBuiltByNoTarget { inventory.gates[index].buildCondition = .unbuilt }
     }
     var placed = outcome
     placed.inventory = inventory

@@ -33,14 +33,15 @@ public enum CodeOrigin: String, Codable, Sendable, CaseIterable, Comparable {
 
 /// The build a finding's code is compiled into, when not every build: inside `#if DEBUG` or a
 /// simulator-only clause (`#if targetEnvironment(simulator)`, ObjC `#if TARGET_OS_SIMULATOR`);
-/// or code no build runs: a `private` function nothing in its file calls (`uncalled`).
+/// or code no build runs: a `private` function nothing in its file calls (`uncalled`), a file
+/// no target of its Xcode project compiles (`unbuilt`).
 public enum BuildCondition: String, Codable, Sendable, CaseIterable, Comparable {
-  case debug, simulator, uncalled
+  case debug, simulator, uncalled, unbuilt
 
   public static func < (lhs: BuildCondition, rhs: BuildCondition) -> Bool { lhs.rawValue < rhs.rawValue }
 
-  /// "debug-only", "simulator-only", "uncalled".
-  public var label: String { self == .uncalled ? rawValue : rawValue + "-only" }
+  /// "debug-only", "simulator-only", "uncalled", "unbuilt".
+  public var label: String { self == .uncalled || self == .unbuilt ? rawValue : rawValue + "-only" }
 }
 
 /// Which findings make a scan fail (`--fail-on` counts only these): by default, those in app code
