@@ -3,12 +3,14 @@ import Foundation
 extension FileDiscovery {
   /// The source file at `absolutePath` as a walk of the root would describe it, without walking
   /// anything else: its configured origin, the library repository it lies in and the platform
-  /// its nearest manifest declares, read from the folders between the root and the file. For
+  /// its nearest manifest declares and the Xcode projects that decide whether it is built, read
+  /// from the folders between the root and the file. For
   /// editors, which scan one document at a time but must judge it as a scan of the project does.
   public func describe(fileAt absolutePath: String, size: Int) -> DiscoveredFile {
     let relative = relativePath(of: absolutePath)
     var library: LibraryLayout?
     var platform = ProjectPlatform.unspecified
+    var xcodeProjects: XcodeProjectScope?
     if absolutePath.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
       var folder = root
       var relativePrefix = ""
@@ -20,14 +22,17 @@ extension FileDiscovery {
         }
         platform = ProjectPlatform.of(
           entry: next, declared: ProjectPlatform.declared(inFolder: folder, entryNames: names), outer: platform)
+        xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: xcodeProjects)
         folder = (folder as NSString).appendingPathComponent(next)
         relativePrefix += next + "/"
       }
     }
     let (origin, configured) = givenOrigin(
       of: relative, namedInDependency: PathOrigin.isInsideDependencyFolder(absolutePath))
-    return DiscoveredFile(
+    var described = DiscoveredFile(
       absolutePath: absolutePath, relativePath: relative, size: size, origin: origin, originIsConfigured: configured,
       library: library, projectPlatform: platform)
+    described.xcodeProjects = xcodeProjects
+    return described
   }
 }

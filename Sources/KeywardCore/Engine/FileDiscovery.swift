@@ -25,9 +25,16 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Source files are parsed; binaries (`.ipa`, `.app`, Mach-O) go to the binary analyzer.
   public var kind: Kind
 
+  /// The Xcode projects that decide whether the file is built (`XcodeProjectScope`).
+  var xcodeProjects: XcodeProjectScope?
+
   /// Whether the Xcode projects around the file compile it in no target
-  /// (`XcodeProjectMembership`): code that ships in no app.
-  public var isBuiltByNoTarget = false
+  /// (`XcodeProjectMembership`): code that ships in no app. Headers are in no build phase that
+  /// compiles, so they are never judged. Asked only for files with findings.
+  public var isBuiltByNoTarget: Bool {
+    guard kind == .source, let xcodeProjects, FileDiscovery.pathExtension(absolutePath) != "h" else { return false }
+    return xcodeProjects.buildsNothing(at: XcodeProjectMembership.standardized(absolutePath))
+  }
 
   public var absolutePath: String
   /// Relative to the scan root, with `/` separators.
@@ -208,7 +215,7 @@ public struct FileDiscovery {
     var projectPlatform = ProjectPlatform.unspecified
     /// The Xcode projects whose folders hold the folder being walked, when they alone decide
     /// what is built there (no package manifest or podspec nearer): nil when nothing is judged.
-    var xcodeProjects: [XcodeProjectMembership]?
+    var xcodeProjects: XcodeProjectScope?
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -246,11 +253,7 @@ public struct FileDiscovery {
       var found = DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
         originIsConfigured: configured, library: library, projectPlatform: projectPlatform)
-      // Headers are in no build phase that compiles; only implementation files are judged.
-      if kind == .source, let xcodeProjects, FileDiscovery.pathExtension(path) != "h" {
-        let standardized = XcodeProjectMembership.standardized(path)
-        found.isBuiltByNoTarget = !xcodeProjects.contains { $0.builds(standardized) }
-      }
+      found.xcodeProjects = xcodeProjects
       return found
     }
 
@@ -341,8 +344,7 @@ public struct FileDiscovery {
       let outerPlatform = projectPlatform
       let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
       let outerProjects = xcodeProjects
-      xcodeProjects = XcodeProjectMembership.judging(
-        folder: folder, entryNames: entries.map(\.name), outer: outerProjects)
+      xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: entries.map(\.name), outer: outerProjects)
       defer {
         library = outerLibrary
         projectPlatform = outerPlatform

@@ -38,14 +38,17 @@ extension FileScanner {
   /// The inventory with where its code lives decided as for findings: the configuration and the
   /// path over the contents.
   static func placedInventory(_ outcome: FileOutcome, in file: DiscoveredFile) -> FileOutcome {
-    guard var inventory = outcome.inventory else { return outcome }
+    guard var inventory = outcome.inventory, !inventory.keychainItems.isEmpty || !inventory.gates.isEmpty else {
+      return outcome
+    }
+    let unbuilt = file.isBuiltByNoTarget
     for index in inventory.keychainItems.indices {
       inventory.keychainItems[index].origin = file.origin(content: inventory.keychainItems[index].origin)
-      if file.isBuiltByNoTarget { inventory.keychainItems[index].buildCondition = .unbuilt }
+      if unbuilt { inventory.keychainItems[index].buildCondition = .unbuilt }
     }
     for index in inventory.gates.indices {
       inventory.gates[index].origin = file.origin(content: inventory.gates[index].origin)
-      if file.isBuiltByNoTarget { inventory.gates[index].buildCondition = .unbuilt }
+      if unbuilt { inventory.gates[index].buildCondition = .unbuilt }
     }
     var placed = outcome
     placed.inventory = inventory

@@ -6,14 +6,14 @@ extension FileScanner {
   /// come over them here.
   static func placed(_ outcome: FileOutcome, in file: DiscoveredFile) -> FileOutcome {
     let outcome = placedInventory(outcome, in: file)
-    guard !outcome.findings.isEmpty, file.originIsConfigured || file.origin != .app || file.isBuiltByNoTarget else {
-      return outcome
-    }
+    guard !outcome.findings.isEmpty else { return outcome }
+    let unbuilt = file.isBuiltByNoTarget
+    guard file.originIsConfigured || file.origin != .app || unbuilt else { return outcome }
     var placed = outcome
     for index in placed.findings.indices {
       placed.findings[index].origin = file.origin(content: placed.findings[index].origin)
       // A file no target compiles ships in no build, whatever its clauses say.
-      if file.isBuiltByNoTarget { placed.findings[index].buildCondition = .unbuilt }
+      if unbuilt { placed.findings[index].buildCondition = .unbuilt }
     }
     return placed
   }

@@ -10,26 +10,6 @@ public struct XcodeProjectMembership: Sendable {
   /// Absolute paths of folders whose every file some target builds.
   private(set) var builtFolders: [String] = []
 
-  /// The projects that decide what is built in `folder`, given its entries and the projects of
-  /// the folders around it: a package manifest or podspec there leaves the folder to SwiftPM or
-  /// CocoaPods (nothing judged), an Xcode project there joins the ones around. A project that
-  /// cannot be read leaves nothing judged either.
-  static func judging(folder: String, entryNames: [String], outer: [XcodeProjectMembership]?)
-    -> [XcodeProjectMembership]?
-  {
-    if entryNames.contains(where: { $0 == "Package.swift" || $0.hasSuffix(".podspec") }) { return nil }
-    let projects = entryNames.filter { $0.hasSuffix(".xcodeproj") }
-    guard !projects.isEmpty else { return outer }
-    var judging = outer ?? []
-    for project in projects {
-      guard let membership = read(projectFolder: (folder as NSString).appendingPathComponent(project)) else {
-        return nil
-      }
-      judging.append(membership)
-    }
-    return judging
-  }
-
   /// `path` made absolute and standardized, as the project's paths are.
   static func standardized(_ path: String) -> String {
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -103,6 +83,62 @@ public struct XcodeProjectMembership: Sendable {
       return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
     }
   }
+}
+
+/// The Xcode projects in a folder and the folders around it, which together decide what is built
+/// below it. Their `project.pbxproj` files are read when a file with findings first asks: most
+/// files never do, and a project runs to megabytes.
+public final class XcodeProjectScope: @unchecked Sendable, Hashable {
+  private let projectFolders: [String]
+  private let outer: XcodeProjectScope?
+  private let lock = NSLock()
+  /// Nil until read; then nil inside when a project could not be read.
+  private var memberships: [XcodeProjectMembership]??
+
+  private init(projectFolders: [String], outer: XcodeProjectScope?) {
+    self.projectFolders = projectFolders
+    self.outer = outer
+  }
+
+  /// The scope below `folder`, given its entries and the scope around it: a package manifest or
+  /// podspec there leaves the folder to SwiftPM or CocoaPods (nothing judged), an Xcode project
+  /// there joins the ones around.
+  static func below(folder: String, entryNames: [String], outer: XcodeProjectScope?) -> XcodeProjectScope? {
+    if entryNames.contains(where: { $0 == "Package.swift" || $0.hasSuffix(".podspec") }) { return nil }
+    let projects = entryNames.filter { $0.hasSuffix(".xcodeproj") }
+    guard !projects.isEmpty else { return outer }
+    return XcodeProjectScope(
+      projectFolders: projects.map { (folder as NSString).appendingPathComponent($0) }, outer: outer)
+  }
+
+  /// Whether no project of the scope builds the file at `path`; false when one cannot be read.
+  func buildsNothing(at path: String) -> Bool {
+    guard let own = readMemberships() else { return false }
+    if own.contains(where: { $0.builds(path) }) { return false }
+    return outer?.buildsNothing(at: path) ?? true
+  }
+
+  private func readMemberships() -> [XcodeProjectMembership]? {
+    lock.lock()
+    defer { lock.unlock() }
+    if let memberships { return memberships }
+    var read: [XcodeProjectMembership]? = []
+    for folder in projectFolders {
+      guard let membership = XcodeProjectMembership.read(projectFolder: folder) else {
+        read = nil
+        break
+      }
+      read?.append(membership)
+    }
+    memberships = .some(read)
+    return read
+  }
+
+  /// The same projects around the same folders, read or not.
+  public static func == (lhs: XcodeProjectScope, rhs: XcodeProjectScope) -> Bool {
+    lhs === rhs || (lhs.projectFolders == rhs.projectFolders && lhs.outer == rhs.outer)
+  }
+  public func hash(into hasher: inout Hasher) { hasher.combine(projectFolders) }
 }
 
 /// An old-style (OpenStep) property list, as `project.pbxproj` is written: dictionaries
