@@ -12,8 +12,7 @@ public struct XcodeProjectMembership: Sendable {
 
   /// `path` made absolute and standardized, as the project's paths are.
   static func standardized(_ path: String) -> String {
-    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    return (absolute as NSString).standardizingPath
+    joined(FileManager.default.currentDirectoryPath, path)
   }
 
   /// Whether the project builds the file at `path` (absolute, standardized).
@@ -26,20 +25,16 @@ public struct XcodeProjectMembership: Sendable {
   public static func read(projectFolder: String) -> XcodeProjectMembership? {
     let path = (projectFolder as NSString).appendingPathComponent("project.pbxproj")
     guard let bytes = try? FileBytes.read(path), bytes.count < 64 << 20,
-      case .dictionary(let root)? = OldStylePropertyList.parse(bytes),
-      case .dictionary(let objects)? = root["objects"], case .string(let projectID)? = root["rootObject"],
-      case .dictionary(let project)? = objects[projectID], case .string(let mainGroup)? = project["mainGroup"]
+      let project = ProjectFileReader.read(bytes), let root = project.objects[project.rootObject],
+      let mainGroup = root.mainGroup
     else { return nil }
-    let sourceRoot = (standardized(projectFolder) as NSString).deletingLastPathComponent
-    var resolver = PathResolver(objects: objects, sourceRoot: sourceRoot)
+    let sourceRoot = joined(standardized(projectFolder), "..")
+    var resolver = PathResolver(objects: project.objects, sourceRoot: sourceRoot)
     resolver.walk(mainGroup, under: sourceRoot, depth: 0)
     var membership = XcodeProjectMembership()
     membership.builtFolders = resolver.synchronizedFolders
-    for case .dictionary(let object) in objects.values {
-      guard object["isa"] == .string("PBXBuildFile"), case .string(let reference)? = object["fileRef"],
-        let file = resolver.paths[reference]
-      else { continue }
-      membership.builtFiles.insert(file)
+    for object in project.objects.values where object.isa == "PBXBuildFile" {
+      if let reference = object.fileRef, let file = resolver.paths[reference] { membership.builtFiles.insert(file) }
     }
     return membership
   }
@@ -47,19 +42,16 @@ public struct XcodeProjectMembership: Sendable {
   /// Works out each file reference's path from the group tree (`sourceTree` `<group>` is the
   /// enclosing group's folder, `SOURCE_ROOT` the project's folder).
   private struct PathResolver {
-    let objects: [String: OldStylePropertyList]
+    let objects: [String: ProjectFileReader.Object]
     let sourceRoot: String
     var paths: [String: String] = [:]
     var synchronizedFolders: [String] = []
 
     mutating func walk(_ id: String, under parent: String, depth: Int) {
-      guard depth < 64, case .dictionary(let object)? = objects[id], case .string(let isa)? = object["isa"],
-        let own = resolve(object, parent: parent)
-      else { return }
-      switch isa {
+      guard depth < 64, let object = objects[id], let own = resolve(object, parent: parent) else { return }
+      switch object.isa {
       case "PBXGroup", "PBXVariantGroup", "XCVersionGroup":
-        guard case .array(let children)? = object["children"] else { return }
-        for case .string(let child) in children { walk(child, under: own, depth: depth + 1) }
+        for child in object.children { walk(child, under: own, depth: depth + 1) }
       case "PBXFileSystemSynchronizedRootGroup":
         synchronizedFolders.append(own)
       case "PBXFileReference":
@@ -69,18 +61,281 @@ public struct XcodeProjectMembership: Sendable {
       }
     }
 
-    private func resolve(_ object: [String: OldStylePropertyList], parent: String) -> String? {
-      let path: String? = if case .string(let value)? = object["path"] { value } else { nil }
-      let tree: String = if case .string(let value)? = object["sourceTree"] { value } else { "<group>" }
+    private func resolve(_ object: ProjectFileReader.Object, parent: String) -> String? {
       let base: String
-      switch tree {
+      switch object.sourceTree ?? "<group>" {
       case "<group>": base = parent
       case "SOURCE_ROOT": base = sourceRoot
-      case "<absolute>": base = "/"
+      case "<absolute>": base = ""
       default: return nil
       }
-      guard let path else { return base }
-      return ((base as NSString).appendingPathComponent(path) as NSString).standardizingPath
+      guard let path = object.path else { return base }
+      return XcodeProjectMembership.joined(base, path)
+    }
+  }
+
+  /// `base` and `path` joined, `.` and `..` components resolved, without Foundation's path
+  /// functions (thousands of files per project).
+  static func joined(_ base: String, _ path: String) -> String {
+    var components = path.hasPrefix("/") ? [] : base.split(separator: "/", omittingEmptySubsequences: true)
+    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if component == "." { continue }
+      if component == ".." {
+        if !components.isEmpty { components.removeLast() }
+        continue
+      }
+      components.append(component)
+    }
+    return "/" + components.joined(separator: "/")
+  }
+}
+
+/// Reads what `XcodeProjectMembership` needs from a `project.pbxproj`, an old-style (OpenStep)
+/// property list: the root object and, for each object, its `isa`, `fileRef`, `path`,
+/// `sourceTree`, `children` and `mainGroup`. Everything else (build settings are most of a
+/// project) is skipped byte by byte, never turned into strings.
+enum ProjectFileReader {
+  struct Object {
+    var isa = ""
+    var fileRef: String?
+    var path: String?
+    var sourceTree: String?
+    var children: [String] = []
+    var mainGroup: String?
+  }
+
+  static func read(_ bytes: [UInt8]) -> (rootObject: String, objects: [String: Object])? {
+    bytes.withUnsafeBufferPointer { buffer in
+      var reader = Reader(bytes: buffer)
+      return reader.project()
+    }
+  }
+
+  private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
+
+    /// `{ …; objects = { ID = { … }; … }; rootObject = ID; }`
+    mutating func project() -> (rootObject: String, objects: [String: Object])? {
+      guard expect("{") else { return nil }
+      var objects: [String: Object] = [:]
+      var root: String?
+      while true {
+        skipSpace()
+        guard offset < bytes.count else { return nil }
+        if bytes[offset] == UInt8(ascii: "}") { break }
+        guard let key = word(), expect("=") else { return nil }
+        switch key {
+        case "objects":
+          guard let read = objectTable() else { return nil }
+          objects = read
+        case "rootObject":
+          root = word()
+        default:
+          guard skipValue(depth: 0) else { return nil }
+        }
+        guard expect(";") else { return nil }
+      }
+      return root.map { ($0, objects) }
+    }
+
+    private mutating func objectTable() -> [String: Object]? {
+      guard expect("{") else { return nil }
+      var objects: [String: Object] = [:]
+      while true {
+        skipSpace()
+        guard offset < bytes.count else { return nil }
+        if bytes[offset] == UInt8(ascii: "}") {
+          offset += 1
+          return objects
+        }
+        guard let id = word(), expect("="), expect("{") else { return nil }
+        var object = Object()
+        while true {
+          skipSpace()
+          guard offset < bytes.count else { return nil }
+          if bytes[offset] == UInt8(ascii: "}") {
+            offset += 1
+            break
+          }
+          guard let key = keyName(), expect("=") else { return nil }
+          switch key {
+          case .isa: object.isa = word() ?? ""
+          case .fileRef: object.fileRef = word()
+          case .path: object.path = word()
+          case .sourceTree: object.sourceTree = word()
+          case .mainGroup: object.mainGroup = word()
+          case .children:
+            guard let list = words() else { return nil }
+            object.children = list
+          case .other:
+            guard skipValue(depth: 0) else { return nil }
+          }
+          guard expect(";") else { return nil }
+        }
+        guard expect(";") else { return nil }
+        // Build settings, phases and targets name no file: only these are kept.
+        if Self.kept.contains(object.isa) { objects[id] = object }
+      }
+    }
+
+    enum Key { case isa, fileRef, path, sourceTree, mainGroup, children, other }
+
+    static let kept: Set<String> = [
+      "PBXProject", "PBXBuildFile", "PBXFileReference", "PBXGroup", "PBXVariantGroup", "XCVersionGroup",
+      "PBXFileSystemSynchronizedRootGroup",
+    ]
+
+    static let keys: [(bytes: [UInt8], key: Key)] = [
+      (Array("isa".utf8), .isa), (Array("fileRef".utf8), .fileRef), (Array("path".utf8), .path),
+      (Array("sourceTree".utf8), .sourceTree), (Array("mainGroup".utf8), .mainGroup),
+      (Array("children".utf8), .children),
+    ]
+
+    /// An object's key, told apart by its bytes: most keys are skipped with their values, and
+    /// making a string of each cost more than the rest of the reading.
+    private mutating func keyName() -> Key? {
+      skipSpace()
+      guard offset < bytes.count, bytes[offset] != UInt8(ascii: "\"") else {
+        return word() == nil ? nil : .other
+      }
+      let start = offset
+      while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
+      guard offset > start else { return nil }
+      let length = offset - start
+      for (name, key) in Self.keys where name.count == length {
+        if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }) {
+          return key
+        }
+      }
+      return .other
+    }
+
+    /// `( a, b, )` of strings.
+    private mutating func words() -> [String]? {
+      guard expect("(") else { return nil }
+      var list: [String] = []
+      while true {
+        skipSpace()
+        guard offset < bytes.count else { return nil }
+        if bytes[offset] == UInt8(ascii: ")") {
+          offset += 1
+          return list
+        }
+        guard let element = word() else { return nil }
+        list.append(element)
+        skipSpace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: ",") { offset += 1 }
+      }
+    }
+
+    /// A quoted or unquoted string.
+    private mutating func word() -> String? {
+      skipSpace()
+      guard offset < bytes.count else { return nil }
+      if bytes[offset] == UInt8(ascii: "\"") {
+        offset += 1
+        var text: [UInt8] = []
+        while offset < bytes.count {
+          let byte = bytes[offset]
+          offset += 1
+          if byte == UInt8(ascii: "\"") { return String(decoding: text, as: UTF8.self) }
+          if byte == UInt8(ascii: "\\"), offset < bytes.count {
+            let escaped = bytes[offset]
+            offset += 1
+            text.append(escaped == UInt8(ascii: "n") ? UInt8(ascii: "\n") : escaped)
+            continue
+          }
+          text.append(byte)
+        }
+        return nil
+      }
+      let start = offset
+      while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
+      guard offset > start else { return nil }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+    }
+
+    /// Passes over a value of any kind without keeping it.
+    private mutating func skipValue(depth: Int) -> Bool {
+      guard depth < 256 else { return false }
+      skipSpace()
+      guard offset < bytes.count else { return false }
+      switch bytes[offset] {
+      case UInt8(ascii: "{"), UInt8(ascii: "("):
+        let close = bytes[offset] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ")")
+        offset += 1
+        while true {
+          skipSpace()
+          guard offset < bytes.count else { return false }
+          let byte = bytes[offset]
+          if byte == close {
+            offset += 1
+            return true
+          }
+          if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "=") {
+            offset += 1
+            continue
+          }
+          guard skipValue(depth: depth + 1) else { return false }
+        }
+      case UInt8(ascii: "\""):
+        offset += 1
+        while offset < bytes.count {
+          let byte = bytes[offset]
+          offset += 1
+          if byte == UInt8(ascii: "\"") { return true }
+          if byte == UInt8(ascii: "\\") { offset += 1 }
+        }
+        return false
+      default:
+        let start = offset
+        while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
+        return offset > start
+      }
+    }
+
+    private mutating func expect(_ character: Unicode.Scalar) -> Bool {
+      skipSpace()
+      guard offset < bytes.count, bytes[offset] == UInt8(ascii: character) else { return false }
+      offset += 1
+      return true
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return true
+      default:
+        return byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "+")
+          || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte >= 0x80
+      }
+    }
+
+    /// Spaces, line breaks and `/* … */` / `// …` comments.
+    private mutating func skipSpace() {
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+          || byte == UInt8(ascii: "\r")
+        {
+          offset += 1
+        } else if byte == UInt8(ascii: "/"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "*") {
+          offset += 2
+          while offset + 1 < bytes.count,
+            !(bytes[offset] == UInt8(ascii: "*") && bytes[offset + 1] == UInt8(ascii: "/"))
+          {
+            offset += 1
+          }
+          offset += 2
+        } else if byte == UInt8(ascii: "/"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "/") {
+          while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+        } else {
+          return
+        }
+      }
     }
   }
 }
@@ -139,134 +394,4 @@ public final class XcodeProjectScope: @unchecked Sendable, Hashable {
     lhs === rhs || (lhs.projectFolders == rhs.projectFolders && lhs.outer == rhs.outer)
   }
   public func hash(into hasher: inout Hasher) { hasher.combine(projectFolders) }
-}
-
-/// An old-style (OpenStep) property list, as `project.pbxproj` is written: dictionaries
-/// `{ key = value; }`, arrays `( a, b, )` and strings, quoted or not.
-enum OldStylePropertyList: Sendable, Equatable {
-  case string(String)
-  case array([OldStylePropertyList])
-  case dictionary([String: OldStylePropertyList])
-
-  /// The value the bytes hold, or nil when they are not a property list this reads.
-  static func parse(_ bytes: [UInt8]) -> OldStylePropertyList? {
-    var parser = Parser(bytes: bytes)
-    return parser.value(depth: 0)
-  }
-
-  private struct Parser {
-    let bytes: [UInt8]
-    var offset = 0
-
-    mutating func value(depth: Int) -> OldStylePropertyList? {
-      guard depth < 256 else { return nil }
-      skipSpaceAndComments()
-      guard offset < bytes.count else { return nil }
-      switch bytes[offset] {
-      case UInt8(ascii: "{"):
-        offset += 1
-        var entries: [String: OldStylePropertyList] = [:]
-        while true {
-          skipSpaceAndComments()
-          guard offset < bytes.count else { return nil }
-          if bytes[offset] == UInt8(ascii: "}") {
-            offset += 1
-            return .dictionary(entries)
-          }
-          guard case .string(let key)? = value(depth: depth + 1), expect("="),
-            let entry = value(depth: depth + 1), expect(";")
-          else { return nil }
-          entries[key] = entry
-        }
-      case UInt8(ascii: "("):
-        offset += 1
-        var elements: [OldStylePropertyList] = []
-        while true {
-          skipSpaceAndComments()
-          guard offset < bytes.count else { return nil }
-          if bytes[offset] == UInt8(ascii: ")") {
-            offset += 1
-            return .array(elements)
-          }
-          guard let element = value(depth: depth + 1) else { return nil }
-          elements.append(element)
-          skipSpaceAndComments()
-          if offset < bytes.count, bytes[offset] == UInt8(ascii: ",") { offset += 1 }
-        }
-      case UInt8(ascii: "\""):
-        return quoted()
-      default:
-        return unquoted()
-      }
-    }
-
-    private mutating func expect(_ character: Unicode.Scalar) -> Bool {
-      skipSpaceAndComments()
-      guard offset < bytes.count, bytes[offset] == UInt8(ascii: character) else { return false }
-      offset += 1
-      return true
-    }
-
-    private mutating func quoted() -> OldStylePropertyList? {
-      offset += 1
-      var text: [UInt8] = []
-      while offset < bytes.count {
-        let byte = bytes[offset]
-        offset += 1
-        if byte == UInt8(ascii: "\"") { return .string(String(decoding: text, as: UTF8.self)) }
-        if byte == UInt8(ascii: "\\"), offset < bytes.count {
-          let escaped = bytes[offset]
-          offset += 1
-          switch escaped {
-          case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
-          case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
-          default: text.append(escaped)
-          }
-          continue
-        }
-        text.append(byte)
-      }
-      return nil
-    }
-
-    private mutating func unquoted() -> OldStylePropertyList? {
-      let start = offset
-      while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
-      guard offset > start else { return nil }
-      return .string(String(decoding: bytes[start..<offset], as: UTF8.self))
-    }
-
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"):
-        return true
-      default:
-        return "_$+/:.-<>".utf8.contains(byte) || byte >= 0x80
-      }
-    }
-
-    private mutating func skipSpaceAndComments() {
-      while offset < bytes.count {
-        let byte = bytes[offset]
-        if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-          || byte == UInt8(ascii: "\r")
-        {
-          offset += 1
-        } else if byte == UInt8(ascii: "/"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "*") {
-          offset += 2
-          while offset + 1 < bytes.count,
-            !(bytes[offset] == UInt8(ascii: "*") && bytes[offset + 1] == UInt8(ascii: "/"))
-          {
-            offset += 1
-          }
-          offset += 2
-        } else if byte == UInt8(ascii: "/"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "/") {
-          while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
-        } else {
-          return
-        }
-      }
-    }
-  }
 }
