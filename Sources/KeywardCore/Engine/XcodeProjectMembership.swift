@@ -6,7 +6,10 @@ import Foundation
 /// none of its projects compiles ships in no app (a file left behind when another replaced it).
 public struct XcodeProjectMembership: Sendable {
   /// Absolute paths of the files some target builds.
-  private(set) var builtFiles: Set<String> = []
+  /// Kept as the paths' hash values: a scan of many apps keeps every project it read, and the
+  /// paths themselves ran to a megabyte a project. A collision can only make a file count as
+  /// built, which judges nothing.
+  private(set) var builtFiles: Set<Int> = []
   /// Absolute paths of folders whose every file some target builds.
   private(set) var builtFolders: [String] = []
 
@@ -17,7 +20,7 @@ public struct XcodeProjectMembership: Sendable {
 
   /// Whether the project builds the file at `path` (absolute, standardized).
   public func builds(_ path: String) -> Bool {
-    builtFiles.contains(path) || builtFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    builtFiles.contains(path.hashValue) || builtFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
   }
 
   /// The membership of the project at `projectFolder` (`App.xcodeproj`), or nil when its
@@ -34,7 +37,9 @@ public struct XcodeProjectMembership: Sendable {
     var membership = XcodeProjectMembership()
     membership.builtFolders = resolver.synchronizedFolders
     for object in project.objects.values where object.isa == "PBXBuildFile" {
-      if let reference = object.fileRef, let file = resolver.paths[reference] { membership.builtFiles.insert(file) }
+      if let reference = object.fileRef, let file = resolver.paths[reference] {
+        membership.builtFiles.insert(file.hashValue)
+      }
     }
     return membership
   }
