@@ -164,6 +164,29 @@ import Testing
     #expect(try scan([unreadable]).findings.allSatisfy { $0.buildCondition == nil })
   }
 
+  /// Project files that are broken, truncated, nested without end or not text at all judge
+  /// nothing, and never stop the scan.
+  @Test(arguments: [
+    "", "{", "{ objects = { A = { isa = PBXGroup; children = (B, ); }; }; rootObject = P; }",
+    String(repeating: "(", count: 100_000), String(repeating: "{ a = ", count: 50_000),
+    String(Self.project.prefix(300)), "{ objects = { \"unterminated",
+  ])
+  func brokenProjectFilesJudgeNothing(_ text: String) throws {
+    let root = try tree(["App.xcodeproj/project.pbxproj": text, "App/Stale.swift": Self.weak])
+    let result = try scan([root])
+    #expect(result.findings.count == 1)
+    #expect(result.findings.allSatisfy { $0.buildCondition == nil })
+  }
+
+  @Test func binaryProjectFilesJudgeNothing() throws {
+    let root = try tree(["App/Stale.swift": Self.weak])
+    let project = root.appendingPathComponent("App.xcodeproj")
+    try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+    try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+      to: project.appendingPathComponent("project.pbxproj"))
+    #expect(try scan([root]).findings.map(\.buildCondition) == [nil])
+  }
+
   @Test func aLibraryRepositoryShipsOnlyItsPackageTargets() throws {
     let manifest = """
       let package = Package(
