@@ -254,6 +254,6 @@ public struct PasscodeFallbackPolicy: Rule {
       default: ("a nearby companion device", "anyone holding the companion device")
       }
     return
-      "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`."
+      "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions (a payment, revealing a recovery phrase, linking a device) use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`; a lock that only hides the app's screen may keep the passcode, as the device's own lock does."
   }
 }
