@@ -6,7 +6,9 @@ extension ObjCModel {
   /// Whether `token`, inside the argument that starts at token index `argumentStart`, is a branch
   /// of a `?:` whose condition reads a parameter of the enclosing method or function.
   public func isChosenByCaller(_ token: ObjCToken, argumentStart: Int) -> Bool {
-    guard let index = tokenIndex(startingAt: token.start), index > argumentStart else { return false }
+    guard let index = tokenIndex(startingAt: token.start), index > argumentStart, index < tokens.count else {
+      return false
+    }
     var depth = 0
     var question: Int?
     for position in argumentStart..<index {
@@ -20,23 +22,12 @@ extension ObjCModel {
     return tokens[argumentStart..<question].contains { $0.kind == .identifier && parameters.contains($0.text) }
   }
 
-  /// The index in `tokens` of the token starting at byte `offset`.
-  public func tokenIndex(startingAt offset: Int) -> Int? {
-    var low = 0
-    var high = tokens.count
-    while low < high {
-      let middle = (low + high) / 2
-      if tokens[middle].start < offset { low = middle + 1 } else { high = middle }
-    }
-    return low < tokens.count && tokens[low].start == offset ? low : nil
-  }
-
   /// The parameter names of the method or function whose body holds token `index`:
   /// `- (BOOL)ask:(NSString *)reason fallback:(NSString *)title {` → reason, title;
   /// `static void ask(NSString *reason, BOOL strict) {` → reason, strict.
   func parameterNames(enclosing index: Int) -> Set<String> {
     guard let body = valueSources.bodies.indexOfRange(containing: tokens[index].start),
-      let open = tokenIndex(startingAt: valueSources.bodies[body].lowerBound)
+      let open = tokenIndex(startingAt: valueSources.bodies[body].lowerBound), open < tokens.count
     else { return [] }
     var start = open
     while start > 0, ![";", "}", "{"].contains(tokens[start - 1].text), tokens[start - 1].kind != .directive {

@@ -390,7 +390,7 @@ struct ObjCDictionaryBuilder {
         guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { continue }
         let arguments = model.split(model.group(from: index + 1).0, at: ",")
         guard arguments.count == 3, let last = arguments[0].last,
-          let position = tokens.firstIndex(where: { $0.start == last.start }),
+          let position = model.tokenIndex(startingAt: last.start), position < tokens.count,
           let (name, first) = self.name(endingAt: position)
         else { continue }
         add(name: name, at: first, key: arguments[1], value: arguments[2])

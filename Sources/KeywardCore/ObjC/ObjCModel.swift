@@ -192,6 +192,19 @@ public final class ObjCModel {
     return (Array(analyzed[min(open + 1, analyzed.count)...]), analyzed.count)
   }
 
+  /// The index in `analyzed` of the first token starting at byte `offset`: the file's own tokens
+  /// are in order and searched by halves; macro expansions after them, one by one.
+  public func tokenIndex(startingAt offset: Int) -> Int? {
+    var low = 0
+    var high = tokens.count
+    while low < high {
+      let middle = (low + high) / 2
+      if tokens[middle].start < offset { low = middle + 1 } else { high = middle }
+    }
+    if low < tokens.count && tokens[low].start == offset { return low }
+    return analyzed[tokens.count...].firstIndex { $0.start == offset }
+  }
+
   /// The tokens inside the innermost bracket holding the token at `index` (empty at top level).
   func enclosingGroup(of index: Int) -> [ObjCToken] {
     var depth = 0

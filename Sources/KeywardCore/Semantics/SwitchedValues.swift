@@ -61,7 +61,7 @@ extension ConstantResolver {
   private func switchOverSelf(_ binding: Binding) -> (enumName: String, switchExpr: SwitchExprSyntax)? {
     guard binding.kind == .computed, let block = SyntaxFacts.memberBlock(declaring: binding.node),
       let enumName = SyntaxFacts.typeName(declaring: block),
-      (index.memberBlocksByType[enumName] ?? []).contains(where: { $0.parent?.is(EnumDeclSyntax.self) == true }),
+      index.declaresEnum(enumName),
       let accessors = binding.body?.as(AccessorBlockSyntax.self),
       let switchExpr = Self.soleSwitchOverSelf(in: accessors)
     else { return nil }

@@ -191,3 +191,10 @@ public final class SyntaxIndex {
     }
   }
 }
+
+extension SyntaxIndex {
+  /// Whether this file declares `type` as an enum.
+  public func declaresEnum(_ type: String) -> Bool {
+    (memberBlocksByType[type] ?? []).contains { $0.parent?.is(EnumDeclSyntax.self) == true }
+  }
+}

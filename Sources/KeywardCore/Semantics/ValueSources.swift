@@ -86,15 +86,10 @@ extension SemanticModel {
     // of `let settings: VaultSettings`), whoever built the value.
     // Not a member of an enum this file declares: no one builds a case with it (its members are
     // the file's own mapping of cases, followed where the case is chosen).
-    if let first = rest.first, let type = declaredType(of: binding), !declaresEnum(type) {
+    if let first = rest.first, let type = declaredType(of: binding), !index.declaresEnum(type) {
       found.append(.property(owner: type, name: first, memberPath: Array(rest.dropFirst()), read: Syntax(expression)))
     }
     return found
-  }
-
-  /// Whether this file declares `type` as an enum.
-  func declaresEnum(_ type: String) -> Bool {
-    (index.memberBlocksByType[type] ?? []).contains { $0.parent?.is(EnumDeclSyntax.self) == true }
   }
 
   /// `newValue` (or the setter's own name for it) in the setter of a property of a struct or

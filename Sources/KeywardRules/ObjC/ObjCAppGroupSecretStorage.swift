@@ -105,7 +105,7 @@ public struct ObjCAppGroupSecretStorage: Rule {
   /// The names of the receiver of the message `part` belongs to (`refreshToken` in
   /// `[refreshToken writeToURL:…]`).
   static func receiverWords(before part: ObjCToken, in objc: ObjCModel) -> [String] {
-    guard let index = objc.analyzed.firstIndex(where: { $0.start == part.start }) else { return [] }
+    guard let index = objc.tokenIndex(startingAt: part.start) else { return [] }
     var depth = 0
     var cursor = index - 1
     var names: [String] = []
