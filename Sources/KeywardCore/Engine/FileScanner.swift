@@ -262,17 +262,17 @@ public struct FileScanner: Sendable {
       let model = SemanticModel(tree: tree, wrappers: wrappers)
       model.projectPlatform = platform
       makeContext = { RuleContext(model: model, options: $0) }
+      // One per file: it finds the file's uncalled functions once, for findings and inventory.
+      let conditions = SwiftBuildConditions(tree: tree)
       place = {
-        Self.placing(
-          $0, origin: ContentOrigin.origin(of: tree, bytes: bytes),
-          condition: SwiftBuildConditions(tree: tree).condition(at:))
+        Self.placing($0, origin: ContentOrigin.origin(of: tree, bytes: bytes), condition: conditions.condition(at:))
       }
       outcome.facts = Self.callFacts(
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })
       if takesInventory {
         outcome.inventory = Self.inventory(
           text: text, path: path, origin: ContentOrigin.origin(of: tree, bytes: bytes),
-          condition: SwiftBuildConditions(tree: tree).condition(at:), taken: model.inventory(place:))
+          condition: conditions.condition(at:), taken: model.inventory(place:))
       }
     } else {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }

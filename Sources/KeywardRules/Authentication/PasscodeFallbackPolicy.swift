@@ -253,7 +253,12 @@ public struct PasscodeFallbackPolicy: Rule {
       case 5: ("the passcode of a worn watch", "anyone who knows that passcode")
       default: ("a nearby companion device", "anyone holding the companion device")
       }
-    return
-      "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. For sensitive actions (a payment, revealing a recovery phrase, linking a device) use `.deviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `.biometryCurrentSet`; a lock that only hides the app's screen may keep the passcode, as the device's own lock does."
+    return "`.\(policy.name)` accepts \(accepts) instead of biometrics, so \(who) passes this check. "
+      + advice(biometricPolicy: ".deviceOwnerAuthenticationWithBiometrics", currentSetFlag: ".biometryCurrentSet")
+  }
+
+  /// What to do instead, in the API spelling of the language (shared with the Objective-C twin).
+  static func advice(biometricPolicy: String, currentSetFlag: String) -> String {
+    "For sensitive actions (a payment, revealing a recovery phrase, linking a device) use `\(biometricPolicy)`, or better a keychain item protected with `\(currentSetFlag)`; a lock that only hides the app's screen may keep the passcode, as the device's own lock does."
   }
 }

@@ -421,22 +421,19 @@ public struct WeakBiometricACL: Rule {
 
   public static let valueSinks: [ValueSink] = [.accessControlFlags]
 
-  /// Whether `flags` are those of an access control created for a public key.
-  private static func protectsPublicKey(_ flags: ExprSyntax) -> Bool {
-    guard let creation = flags.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
-      SyntaxFacts.calledName(creation) == "SecAccessControlCreateWithFlags"
-    else { return false }
-    return SensitiveNames.namesPublicKeyProtection(creation)
-  }
-
   public static func check(_ context: RuleContext) {
     let weak = Set(context.options.strings("weakBiometricFlags"))
     let model = context.model
     let sinkArguments = Set(
       model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 2)?.id })
+    // The flags of an access control made for a public key guard no secret.
+    let publicKeyFlags = Set(
+      model.accessControlCreations.filter(SensitiveNames.namesPublicKeyProtection).compactMap {
+        SyntaxFacts.argument($0, at: 2)?.id
+      })
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
-    for root in model.accessControl.allFlagExpressions where !protectsPublicKey(root) {
+    for root in model.accessControl.allFlagExpressions where !publicKeyFlags.contains(root.id) {
       let origins = model.accessControl.origins(of: root)
       let sets = AccessControlEvaluator.flagSets(origins)
       // Flags only compared with (`flags == [.userPresence]`) protect no item.

@@ -146,7 +146,10 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
         context.report(
           token,
           message:
-            "`\(token.text)` accepts \(policy.rawValue == 2 ? "the device passcode" : "a passcode or nearby device") instead of biometrics, so whoever knows it passes this check. For sensitive actions (a payment, revealing a recovery phrase, linking a device) use `LAPolicyDeviceOwnerAuthenticationWithBiometrics`, or better a keychain item protected with `kSecAccessControlBiometryCurrentSet`; a lock that only hides the app's screen may keep the passcode, as the device's own lock does."
+            "`\(token.text)` accepts \(policy.rawValue == 2 ? "the device passcode" : "a passcode or nearby device") instead of biometrics, so whoever knows it passes this check. "
+            + PasscodeFallbackPolicy.advice(
+              biometricPolicy: "LAPolicyDeviceOwnerAuthenticationWithBiometrics",
+              currentSetFlag: "kSecAccessControlBiometryCurrentSet")
         )
       }
     }
