@@ -31,9 +31,8 @@ enum ProjectFileReader {
       var objects: [String: Object] = [:]
       var root: String?
       while true {
-        skipSpace()
-        guard offset < bytes.count else { return nil }
-        if bytes[offset] == UInt8(ascii: "}") { break }
+        guard let closed = closes("}") else { return nil }
+        if closed { break }
         guard let key = word(), expect("=") else { return nil }
         switch key {
         case "objects":
@@ -53,21 +52,13 @@ enum ProjectFileReader {
       guard expect("{") else { return nil }
       var objects: [String: Object] = [:]
       while true {
-        skipSpace()
-        guard offset < bytes.count else { return nil }
-        if bytes[offset] == UInt8(ascii: "}") {
-          offset += 1
-          return objects
-        }
+        guard let closed = closes("}") else { return nil }
+        if closed { return objects }
         guard let id = word(), expect("="), expect("{") else { return nil }
         var object = Object()
         while true {
-          skipSpace()
-          guard offset < bytes.count else { return nil }
-          if bytes[offset] == UInt8(ascii: "}") {
-            offset += 1
-            break
-          }
+          guard let closed = closes("}") else { return nil }
+          if closed { break }
           guard let key = keyName(), expect("=") else { return nil }
           switch key {
           case .isa: object.isa = word() ?? ""
@@ -109,10 +100,9 @@ enum ProjectFileReader {
       guard offset < bytes.count, bytes[offset] != UInt8(ascii: "\"") else {
         return word() == nil ? nil : .other
       }
-      let start = offset
-      while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
-      guard offset > start else { return nil }
-      let length = offset - start
+      guard let range = unquoted() else { return nil }
+      let start = range.lowerBound
+      let length = range.count
       for (name, key) in Self.keys where name.count == length {
         if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0 }) {
           return key
@@ -126,12 +116,8 @@ enum ProjectFileReader {
       guard expect("(") else { return nil }
       var list: [String] = []
       while true {
-        skipSpace()
-        guard offset < bytes.count else { return nil }
-        if bytes[offset] == UInt8(ascii: ")") {
-          offset += 1
-          return list
-        }
+        guard let closed = closes(")") else { return nil }
+        if closed { return list }
         guard let element = word() else { return nil }
         list.append(element)
         skipSpace()
@@ -160,10 +146,25 @@ enum ProjectFileReader {
         }
         return nil
       }
+      guard let range = unquoted() else { return nil }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// The bytes of an unquoted string, passed over; nil when none starts here.
+    private mutating func unquoted() -> Range<Int>? {
       let start = offset
       while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
-      guard offset > start else { return nil }
-      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+      return offset > start ? start..<offset : nil
+    }
+
+    /// Whether the next byte closes the dictionary or list being read (`}`, `)`), passing over
+    /// it; nil at the end of the bytes, which a complete project file never reaches there.
+    private mutating func closes(_ closer: Unicode.Scalar) -> Bool? {
+      skipSpace()
+      guard offset < bytes.count else { return nil }
+      guard bytes[offset] == UInt8(ascii: closer) else { return false }
+      offset += 1
+      return true
     }
 
     /// Passes over a value of any kind without keeping it.
@@ -199,9 +200,7 @@ enum ProjectFileReader {
         }
         return false
       default:
-        let start = offset
-        while offset < bytes.count, Self.isWordByte(bytes[offset]) { offset += 1 }
-        return offset > start
+        return unquoted() != nil
       }
     }
 
