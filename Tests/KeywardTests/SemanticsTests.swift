@@ -300,6 +300,69 @@ import Testing
     #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == [expected])
   }
 
+  /// A prompt on a context parameter is bound when every call in the file passes the context a
+  /// protected read used (clearing a lockout before retrying it), through further parameters.
+  /// Items the file adds without an access control leave the read unprotected, unless the file
+  /// creates one that asks for the user (for keys it has generated elsewhere).
+  @Test(arguments: [
+    ("context", "context", "", "bound"),
+    ("context", "LAContext()", "", "event"),
+    ("LAContext()", "context", "", "event"),
+    ("context", "context", SemanticsTests.plainAdd, "unprotected query"),
+    ("context", "context", SemanticsTests.plainAdd + SemanticsTests.keyAccess(".privateKeyUsage"), "unprotected query"),
+    (
+      "context", "context", SemanticsTests.plainAdd + SemanticsTests.keyAccess("[.privateKeyUsage, .userPresence]"),
+      "bound"
+    ),
+  ])
+  func promptsOnTheContextOfAProtectedReadAreBound(
+    _ first: String, _ second: String, _ members: String, _ expected: String
+  ) {
+    let code = """
+      final class KeyVault {
+          \(members)
+          func open(tag: Data) async throws -> SecKey? {
+              let context = LAContext()
+              if let key = find(tag: tag, context: context) { return key }
+              guard try await recover(context: \(first)) else { return nil }
+              return find(tag: tag, context: context)
+          }
+          func reopen(tag: Data, context: LAContext) async throws -> Bool {
+              _ = find(tag: tag, context: context)
+              return try await recover(context: \(second))
+          }
+          private func recover(context: LAContext) async throws -> Bool {
+              try await prompt(on: context)
+          }
+          private func prompt(on context: LAContext) async throws -> Bool {
+              try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock the key")
+          }
+          private func find(tag: Data, context: LAContext) -> SecKey? {
+              let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                          kSecReturnRef as String: true, kSecUseAuthenticationContext as String: context]
+              var item: CFTypeRef?
+              guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
+              return (item as! SecKey)
+          }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == [expected])
+  }
+
+  static let plainAdd = """
+    func remember(_ tag: Data) { SecItemAdd([kSecAttrApplicationTag as String: tag] as CFDictionary, nil) }
+
+    """
+
+  static func keyAccess(_ flags: String) -> String {
+    """
+    func access() -> SecAccessControl? {
+        SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, \(flags), nil)
+    }
+    """
+  }
+
   static func describe(_ binding: EvaluationBinding) -> String {
     switch binding {
     case .keychainBound: "bound"

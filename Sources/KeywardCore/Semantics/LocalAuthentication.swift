@@ -35,6 +35,10 @@ public struct PolicyEvaluation {
   /// localizedReason:) -> Promise<Void> }` evaluating `self`): each call of the overload is an
   /// evaluation in its own right, judged there with the context and policy its caller gives.
   public var isOverloadBody = false
+  /// Whether the evaluation sits in a function or type named for a permission
+  /// (`ensurePermission()`, `extension AppPermission`): the first evaluation is what makes the
+  /// system ask for the Face ID permission, and a request for it guards nothing.
+  public var requestsPermission = false
 
   /// Whether the reply names neither `success` nor `error` (`{ _, _ in ... }`): its body runs
   /// whatever the outcome, so the result guards nothing.
@@ -65,8 +69,29 @@ extension SemanticModel {
       return PolicyEvaluation(
         call: call, receiver: receiver, policyExpression: policy,
         policies: policy.map(policies(of:)) ?? [], reply: reply,
-        isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)))
+        isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
+        requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)))
     }
+  }
+
+  /// Whether a function or type enclosing `node` has "permission" among its name's words.
+  private static func isInDeclarationNamedForPermission(_ node: Syntax) -> Bool {
+    var current = node.parent
+    while let ancestor = current {
+      current = ancestor.parent
+      let name: String? =
+        if let function = ancestor.as(FunctionDeclSyntax.self) {
+          function.name.text
+        } else if let group = ancestor.asProtocol(DeclGroupSyntax.self) {
+          SyntaxFacts.typeName(declaring: group.memberBlock)
+        } else {
+          nil
+        }
+      if let name, SensitiveNames.nameWords(name).contains(where: { $0 == "permission" || $0 == "permissions" }) {
+        return true
+      }
+    }
+    return false
   }
 
   /// Whether `call` evaluates `self` (or an implicit receiver) inside a method named
@@ -116,7 +141,31 @@ extension SemanticModel {
   }
 
   func classify(_ evaluation: PolicyEvaluation) -> EvaluationBinding {
-    evaluation.receiver.map { classify(contexts: bindingsNamed(by: $0)) } ?? .eventBound
+    guard let receiver = evaluation.receiver else { return .eventBound }
+    let contexts = bindingsNamed(by: receiver)
+    let binding = classify(contexts: contexts)
+    guard binding == .eventBound || binding.handOff != nil else { return binding }
+    return bindingGivenByEveryCaller(contexts) ?? binding
+  }
+
+  /// For `contexts` that are parameters, how the contexts every call in this file passes are
+  /// tied to the keychain, when they all reach it alike (directly or through further such
+  /// parameters): a prompt on the context a protected read just failed with (to clear a
+  /// biometry lockout before retrying it) unlocks that read, whose access control decides.
+  private func bindingGivenByEveryCaller(_ contexts: [Binding], depth: Int = 0) -> EvaluationBinding? {
+    guard depth < 4, !contexts.isEmpty, contexts.allSatisfy({ $0.kind == .parameter }) else { return nil }
+    var common: EvaluationBinding?
+    for argument in contexts.flatMap({ resolver.arguments(passedTo: $0) }) {
+      let passed = bindingsNamed(by: argument)
+      var binding = classify(contexts: passed)
+      if binding == .eventBound || binding.handOff != nil {
+        guard let given = bindingGivenByEveryCaller(passed, depth: depth + 1) else { return nil }
+        binding = given
+      }
+      guard common == nil || common == binding else { return nil }
+      common = binding
+    }
+    return common
   }
 
   /// Where the context held by `contexts` (an evaluation's receiver and its aliases, or a

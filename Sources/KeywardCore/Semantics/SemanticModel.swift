@@ -49,9 +49,21 @@ public final class SemanticModel {
     model: self)
 
   /// Whether the file stores keychain items but none with an access control: then a context
-  /// reaching a query unlocks nothing the keychain itself protects. Asked once per evaluation.
+  /// reaching a query unlocks nothing the keychain itself protects. An access control the file
+  /// creates asking for the user (for a key another file generates with it) protects something.
+  /// Asked once per evaluation.
   public private(set) lazy var storesItemsWithoutAccessControl: Bool =
     keychainQueries.contains { $0.isUsed(by: "SecItemAdd") } && keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
+    && !createsAccessControlAskingForTheUser
+
+  private var createsAccessControlAskingForTheUser: Bool {
+    let askingForTheUser = AccessControlEvaluator.userFactors.union(["devicePasscode", "applicationPassword"])
+    return accessControlCreations.contains { creation in
+      SyntaxFacts.argument(creation, at: 2).map { flags in
+        accessControl.origins(of: flags).contains { askingForTheUser.contains($0.flag.name) }
+      } ?? false
+    }
+  }
 
   /// Whether the file gives a keychain wrapper an authentication policy (an access control).
   public private(set) lazy var givesWrapperAnAccessControl: Bool = !wrapperValues(.authenticationPolicy).isEmpty

@@ -93,7 +93,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       index.memberAccessesByName["domainState"] == nil
     else { return }
     for evaluation in model.policyEvaluations
-    where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult {
+    where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult
+      && !evaluation.requestsPermission
+    {
       if model.binding(of: evaluation) == .keychainBound { continue }
       let pending = model.pendingHandOff(of: evaluation)
       let handOff = HandOff.waitingForEnrollmentChecks(

@@ -178,6 +178,8 @@ public struct EventBoundBiometricAuth: Rule {
           vault.isLocked = false
       }
       """,
+      // The same prompt, named for opening the vault it guards.
+      RuleExample(faceIDPrompt(named: "unlockVault", evaluate: "↓evaluatePolicy")),
       // Kept for other files in a property they can read (reported at low confidence).
       """
       final class GrantedSession {
@@ -201,6 +203,8 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     ],
     clean: [
+      // A request for the Face ID permission, named so: the first evaluation makes the system ask.
+      RuleExample(faceIDPrompt(named: "ensureFaceIDPermission", evaluate: "evaluatePolicy")),
       // A permission request: the reply ignores the result, so nothing is guarded by it.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -317,12 +321,28 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let followsContextsAcrossFiles = true
 
+  /// A function that asks for Face ID and throws when it is refused.
+  static func faceIDPrompt(named name: String, evaluate: String) -> String {
+    """
+    struct FaceIDRefused: Error {}
+    enum Biometrics {
+        static func \(name)() async throws {
+            let context = LAContext()
+            guard try await context.\(evaluate)(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Use Face ID") else {
+                throw FaceIDRefused()
+            }
+        }
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy", "LARight"] }
 
   public static func check(_ context: RuleContext) {
     let model = context.model
     // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges it).
-    for evaluation in model.policyEvaluations where !evaluation.replyIgnoresResult && !evaluation.isOverloadBody {
+    for evaluation in model.policyEvaluations
+    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody {
       let range = evaluation.reportRange
       let message: String
       switch model.binding(of: evaluation) {

@@ -106,6 +106,9 @@ public struct PasscodeFallbackPolicy: Rule {
 
       // One branch of a switch over the caller's lock method evaluates the passcode policy.
       RuleExample(lockMethodPrompt(passcode: "↓.deviceOwnerAuthentication"), profile: .strict),
+      // The prompt gets a fresh context, not the one the protected read retries with.
+      lockoutRecovery(passcode: "↓.deviceOwnerAuthentication", promptContext: "LAContext()"),
+      RuleExample(ownerCheck(type: "DeviceGate", passcode: "↓.deviceOwnerAuthentication")),
 
       """
       context.evaluatePolicy(↓.deviceOwnerAuthentication, localizedReason: "Approve transfer") { success, _ in }
@@ -121,6 +124,11 @@ public struct PasscodeFallbackPolicy: Rule {
     clean: [
       // The lock method is the caller's choice: this code offers both.
       RuleExample(lockMethodPrompt(passcode: ".deviceOwnerAuthentication")),
+      // The passcode clears a biometry lockout on the context the protected read then retries
+      // with: the key's access control decides what unlocks it.
+      lockoutRecovery(passcode: ".deviceOwnerAuthentication", promptContext: "context"),
+      // A settings screen's permission request: it shows whether the check works, guards nothing.
+      RuleExample(ownerCheck(type: "DevicePermission", passcode: ".deviceOwnerAuthentication")),
       // The context then opens a Secure Enclave key: the key's access control decides what
       // unlocks it, not this policy.
       """
@@ -204,6 +212,43 @@ public struct PasscodeFallbackPolicy: Rule {
     """
   }
 
+  /// A value of `type` whose closure checks the device owner.
+  static func ownerCheck(type: String, passcode: String) -> String {
+    """
+    struct \(type) { let request: () async throws -> Bool }
+    extension \(type) {
+        static let deviceOwner = \(type)(request: {
+            try await LAContext().evaluatePolicy(\(passcode), localizedReason: "Check it is you")
+        })
+    }
+    """
+  }
+
+  /// A key read that, locked out, prompts on a context and retries with the read's own context.
+  static func lockoutRecovery(passcode: String, promptContext: String) -> RuleExample {
+    RuleExample(
+      """
+      final class KeyVault {
+          func privateKey(tag: Data) async throws -> SecKey? {
+              let context = LAContext()
+              if let key = find(tag: tag, context: context) { return key }
+              guard try await clearLockout(on: \(promptContext)) else { return nil }
+              return find(tag: tag, context: context)
+          }
+          private func clearLockout(on context: LAContext) async throws -> Bool {
+              try await context.evaluatePolicy(\(passcode), localizedReason: "Unlock your key")
+          }
+          private func find(tag: Data, context: LAContext) -> SecKey? {
+              let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                          kSecReturnRef as String: true, kSecUseAuthenticationContext as String: context]
+              var item: CFTypeRef?
+              guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
+              return (item as! SecKey)
+          }
+      }
+      """)
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["evaluatePolicy"] + options.strings("fallbackPolicies")
   }
@@ -218,7 +263,10 @@ public struct PasscodeFallbackPolicy: Rule {
     for evaluation in model.policyEvaluations {
       // A context bound to a protected item or key: the item's access control, not this policy,
       // decides what unlocks it (`swift.weak_biometric_acl` judges that).
-      guard let argument = evaluation.policyExpression, model.binding(of: evaluation) != .keychainBound else {
+      // A request for the Face ID permission guards nothing.
+      guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
+        model.binding(of: evaluation) != .keychainBound
+      else {
         continue
       }
       let handOff = model.pendingHandOff(of: evaluation)
