@@ -19,6 +19,12 @@ import Testing
     #expect(!SensitiveNames.matches("isPasswordSet", patterns: patterns))
     #expect(!SensitiveNames.matches("pushDeviceToken", patterns: patterns))
     #expect(!SensitiveNames.matches("tokenBalance", patterns: patterns))
+    // A limit on a model's output tokens is a number.
+    #expect(!SensitiveNames.matches("llm.max_tokens", patterns: patterns))
+    #expect(!SensitiveNames.matches("maxPasswordAge", patterns: patterns))
+    // The host a cookie is cleared for, and an amount formatted for display.
+    #expect(!SensitiveNames.matches("SEAF_COOKIE_CLEAR_HOST", patterns: patterns))
+    #expect(!SensitiveNames.matches("tokenFormattedString", patterns: patterns))
     // Push and asset words veto a token, not a password.
     #expect(SensitiveNames.matches("devicePassword", patterns: patterns))
   }

@@ -30,58 +30,59 @@ public struct XcodeProjectMembership: Sendable {
       let project = ProjectFileReader.read(bytes), let root = project.objects[project.rootObject],
       let mainGroup = root.mainGroup
     else { return nil }
-    let sourceRoot = joined(standardized(projectFolder), "..")
+    let sourceRoot = components(of: "..", under: components(of: standardized(projectFolder), under: []))
     var resolver = PathResolver(objects: project.objects, sourceRoot: sourceRoot)
     resolver.walk(mainGroup, under: sourceRoot, depth: 0)
     var membership = XcodeProjectMembership()
     membership.builtFolders = resolver.synchronizedFolders
     for object in project.objects.values where object.isa == "PBXBuildFile" {
-      if let reference = object.fileRef, let file = resolver.paths[reference] {
-        membership.builtFiles.insert(file.hashValue)
+      if let reference = object.fileRef, let file = resolver.pathHashes[reference] {
+        membership.builtFiles.insert(file)
       }
     }
     return membership
   }
 
   /// Works out each file reference's path from the group tree (`sourceTree` `<group>` is the
-  /// enclosing group's folder, `SOURCE_ROOT` the project's folder).
+  /// enclosing group's folder, `SOURCE_ROOT` the project's folder). Groups pass their folder on
+  /// as components; only files and synchronized folders are made into paths.
   private struct PathResolver {
     let objects: [String: ProjectFileReader.Object]
-    let sourceRoot: String
-    var paths: [String: String] = [:]
+    let sourceRoot: [Substring]
+    var pathHashes: [String: Int] = [:]
     var synchronizedFolders: [String] = []
 
-    mutating func walk(_ id: String, under parent: String, depth: Int) {
+    mutating func walk(_ id: String, under parent: [Substring], depth: Int) {
       guard depth < 64, let object = objects[id], let own = resolve(object, parent: parent) else { return }
       switch object.isa {
       case "PBXGroup", "PBXVariantGroup", "XCVersionGroup":
         for child in object.children { walk(child, under: own, depth: depth + 1) }
       case "PBXFileSystemSynchronizedRootGroup":
-        synchronizedFolders.append(own)
+        synchronizedFolders.append(XcodeProjectMembership.path(of: own))
       case "PBXFileReference":
-        paths[id] = own
+        pathHashes[id] = XcodeProjectMembership.path(of: own).hashValue
       default:
         return
       }
     }
 
-    private func resolve(_ object: ProjectFileReader.Object, parent: String) -> String? {
-      let base: String
+    private func resolve(_ object: ProjectFileReader.Object, parent: [Substring]) -> [Substring]? {
+      let base: [Substring]
       switch object.sourceTree ?? "<group>" {
       case "<group>": base = parent
       case "SOURCE_ROOT": base = sourceRoot
-      case "<absolute>": base = ""
+      case "<absolute>": base = []
       default: return nil
       }
       guard let path = object.path else { return base }
-      return XcodeProjectMembership.joined(base, path)
+      return XcodeProjectMembership.components(of: path, under: base)
     }
   }
 
-  /// `base` and `path` joined, `.` and `..` components resolved, without Foundation's path
-  /// functions (thousands of files per project).
-  static func joined(_ base: String, _ path: String) -> String {
-    var components = path.hasPrefix("/") ? [] : base.split(separator: "/", omittingEmptySubsequences: true)
+  /// The components of `path` read from the folder `base` (components too), `.` and `..`
+  /// resolved, without Foundation's path functions (thousands of files per project).
+  static func components(of path: String, under base: [Substring]) -> [Substring] {
+    var components = path.hasPrefix("/") ? [] : base
     for component in path.split(separator: "/", omittingEmptySubsequences: true) {
       if component == "." { continue }
       if component == ".." {
@@ -90,7 +91,14 @@ public struct XcodeProjectMembership: Sendable {
       }
       components.append(component)
     }
-    return "/" + components.joined(separator: "/")
+    return components
+  }
+
+  static func path(of components: [Substring]) -> String { "/" + components.joined(separator: "/") }
+
+  /// `base` and `path` joined, `.` and `..` components resolved.
+  static func joined(_ base: String, _ path: String) -> String {
+    self.path(of: components(of: path, under: base.split(separator: "/", omittingEmptySubsequences: true)))
   }
 }
 

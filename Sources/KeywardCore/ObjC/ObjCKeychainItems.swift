@@ -25,6 +25,16 @@ public struct ObjCKeychainDictionary {
   public func values(forKey constant: String, in model: ObjCModel) -> [[ObjCToken]] {
     entries.filter { model.isKeychainKey($0.key, named: constant) }.map(\.value)
   }
+
+  /// Whether the item may be synchronized through iCloud Keychain: `kSecAttrSynchronizable` is
+  /// set to anything but a certain false (`kCFBooleanFalse`, `@NO`, `NO`).
+  public func mayBeSynchronized(in model: ObjCModel) -> Bool {
+    values(forKey: "kSecAttrSynchronizable", in: model).contains { value in
+      !(value.last.map { Self.falseWords.contains($0.text) } ?? false)
+    }
+  }
+
+  private static let falseWords: Set<String> = ["kCFBooleanFalse", "NO", "false"]
 }
 
 extension ObjCModel {

@@ -54,6 +54,13 @@ public struct KeychainQuery {
     writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
       .filter { includingCallerChoices || !$0.chosenByCaller }.map(\.expression).filter(SyntaxFacts.isTrue)
   }
+
+  /// Whether the item may be synchronized through iCloud Keychain: `kSecAttrSynchronizable` is
+  /// set to anything but a certain false (`true`, or a setting such as `syncEnabled`).
+  public func mayBeSynchronized(in model: SemanticModel) -> Bool {
+    writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
+      .contains { !SyntaxFacts.isFalse($0.expression) }
+  }
 }
 
 extension SemanticModel {

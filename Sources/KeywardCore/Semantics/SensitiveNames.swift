@@ -24,11 +24,13 @@ public enum SensitiveNames {
     "policy", "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
     "generator", "storage", "tag", "tags",
     // Counts, times and descriptions.
-    "length", "count", "attempts", "attempt", "retries", "retry", "failures", "failed", "expiry", "expiration",
+    "length", "count", "max", "min", "maximum", "minimum", "limit", "attempts", "attempt", "retries", "retry",
+    "failures", "failed", "expiry", "expiration",
     "expires", "expire", "date", "time", "timestamp", "timeout", "interval", "duration", "last", "updated", "created",
     "hint", "prompt", "reminder", "strength", "format", "version", "requirement", "requirements", "complexity",
     "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue", "url",
-    "endpoint", "salt", "canary", "dummy", "sample", "example", "public", "pub", "certificate", "cert",
+    "endpoint", "host", "formatted", "salt", "canary", "dummy", "sample", "example", "public", "pub", "certificate",
+    "cert",
   ]
 
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit

@@ -281,6 +281,18 @@ public enum SyntaxFacts {
     return false
   }
 
+  /// `false`, `kCFBooleanFalse`, `NSNumber(value: false)`.
+  public static func isFalse(_ expr: ExprSyntax) -> Bool {
+    if let literal = expr.as(BooleanLiteralExprSyntax.self) { return literal.literal.tokenKind == .keyword(.false) }
+    if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "kCFBooleanFalse" }
+    if let call = expr.as(FunctionCallExprSyntax.self), calledName(call) == "NSNumber",
+      let value = argument(call, labeled: "value")
+    {
+      return isFalse(SequenceShape.unwrap(value))
+    }
+    return false
+  }
+
   /// The `index`th argument of a call (trailing closures not counted).
   /// The names a closure gives its parameters (`_` where it ignores one), or `$0`, `$1` when it
   /// declares none.

@@ -72,6 +72,7 @@ public struct ImplicitAccessibility: Rule {
       RuleExample(
         "let status = SecItemAdd(↓[kSecClass: kSecClassGenericPassword, kSecValueData: token] as CFDictionary, nil)",
         profile: .strict),
+      RuleExample(savePassword(synchronizable: "false", marker: "↓"), profile: .strict),
     ],
     clean: [
       RuleExample(
@@ -118,6 +119,8 @@ public struct ImplicitAccessibility: Rule {
         query[Attribute.protection.rawValue] = protection
         SecItemAdd(query as CFDictionary, nil)
         """, profile: .strict),
+      // Synchronized when the user turns iCloud sync on: the default class is the one sync needs.
+      RuleExample(savePassword(synchronizable: "syncToiCloud", marker: ""), profile: .strict),
       // Only searched for: nothing is stored.
       RuleExample(
         """
@@ -125,6 +128,17 @@ public struct ImplicitAccessibility: Rule {
         SecItemCopyMatching(lookup as CFDictionary, &result)
         """, profile: .strict),
     ])
+
+  /// A password saved with the given `kSecAttrSynchronizable` value.
+  static func savePassword(synchronizable: String, marker: String) -> String {
+    """
+    func save(_ password: Data, account: String, syncToiCloud: Bool) {
+        let item: [String: Any] = \(marker)[kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                                   kSecAttrSynchronizable as String: \(synchronizable), kSecValueData as String: password]
+        SecItemAdd(item as CFDictionary, nil)
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
 
@@ -157,7 +171,10 @@ public struct ImplicitAccessibility: Rule {
     where query.roles.contains(.add) && query.mayStore && !query.has("kSecAttrAccessible")
       && !query.has("kSecAttrAccessControl")
     {
-      guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model)
+      // An item that may sync through iCloud Keychain needs a class that leaves the device, as
+      // the default does; `ThisDeviceOnly` would forbid the sync.
+      guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model),
+        !query.mayBeSynchronized(in: model)
       else { continue }
       context.report(
         literal,

@@ -101,6 +101,17 @@ public struct ItemWithoutAccessControl: Rule {
         """, profile: .strict),
     ],
     clean: [
+      // A backup synchronized to the user's other devices cannot ask for this device's user.
+      """
+      func unlock(context: LAContext) {
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { ok, _ in }
+      }
+      func backUp(_ secret: Data) {
+        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "vaultPassword",
+                                   kSecValueData as String: secret, kSecAttrSynchronizable as String: true as CFBoolean]
+        SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       // Bound to user presence (how strongly is `swift.weak_biometric_acl`'s question).
       """
       func unlock(context: LAContext) {
@@ -168,7 +179,9 @@ public struct ItemWithoutAccessControl: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let gate = model.policyEvaluations.first { !$0.isOverloadBody }
     guard gate != nil || context.options.reportsWeakEvidence else { return }
-    for query in model.keychainQueries where query.mayStore && !query.isProbe {
+    // An item synchronized through iCloud Keychain cannot carry an access control that asks
+    // for the user: such items stay on their device.
+    for query in model.keychainQueries where query.mayStore && !query.isProbe && !query.mayBeSynchronized(in: model) {
       guard let literal = query.literal, let subject = subject(of: query, patterns: patterns, model: model),
         subject.isEvident || context.options.reportsWeakEvidence
       else { continue }

@@ -31,6 +31,7 @@ public struct ObjCImplicitAccessibility: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(savePassword(synchronizable: "@NO", marker: "↓"), profile: .strict),
       RuleExample(
         """
         - (void)save:(NSData *)token {
@@ -53,6 +54,8 @@ public struct ObjCImplicitAccessibility: Rule {
         profile: .strict),
     ],
     clean: [
+      // Synchronized when the user turns iCloud sync on: the default class is the one sync needs.
+      RuleExample(savePassword(synchronizable: "@(syncToiCloud)", marker: ""), profile: .strict),
       RuleExample(
         """
         NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token,
@@ -107,6 +110,17 @@ public struct ObjCImplicitAccessibility: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
 
+  /// A password saved with the given `kSecAttrSynchronizable` value.
+  static func savePassword(synchronizable: String, marker: String) -> String {
+    """
+    - (void)savePassword:(NSData *)password syncToiCloud:(BOOL)syncToiCloud {
+        NSDictionary *item = \(marker)@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: password,
+                               (__bridge id)kSecAttrSynchronizable: \(synchronizable)};
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+    }
+    """
+  }
+
   public static func check(_ context: RuleContext) {
     let objc = context.objc
     for dictionary in objc.keychainDictionaries where dictionary.roles.contains(.add) && dictionary.mayStore {
@@ -114,7 +128,7 @@ public struct ObjCImplicitAccessibility: Rule {
         dictionary.entries.allSatisfy({ keyIsKnown($0.key, objc: objc) }),
         dictionary.values(forKey: "kSecAttrAccessible", in: objc).isEmpty,
         dictionary.values(forKey: "kSecAttrAccessControl", in: objc).isEmpty,
-        storesSecretMaterial(dictionary, objc: objc)
+        storesSecretMaterial(dictionary, objc: objc), !dictionary.mayBeSynchronized(in: objc)
       else { continue }
       context.report(
         start: origin.lowerBound, end: origin.upperBound,

@@ -64,6 +64,15 @@ public struct ObjCItemWithoutAccessControl: Rule {
         """, profile: .strict),
     ],
     clean: [
+      // A backup synchronized to the user's other devices cannot ask for this device's user.
+      """
+      - (void)backUp:(NSData *)secret {
+          [self.context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *error) {}];
+          NSDictionary *item = @{(__bridge id)kSecAttrAccount: @"vaultPassword", (__bridge id)kSecValueData: secret,
+                                 (__bridge id)kSecAttrSynchronizable: @YES};
+          SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+      }
+      """,
       """
       - (void)remember:(NSData *)secret access:(SecAccessControlRef)access {
           [self.context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *error) {}];
@@ -110,7 +119,8 @@ public struct ObjCItemWithoutAccessControl: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let gate = objc.policyEvaluations.first?.part
     guard gate != nil || context.options.reportsWeakEvidence else { return }
-    for dictionary in objc.keychainDictionaries where dictionary.mayStore && dictionary.isFullySeen {
+    for dictionary in objc.keychainDictionaries
+    where dictionary.mayStore && dictionary.isFullySeen && !dictionary.mayBeSynchronized(in: objc) {
       guard let origin = dictionary.origin,
         let subject = subject(of: dictionary, patterns: patterns, objc: objc),
         subject.isEvident || context.options.reportsWeakEvidence
