@@ -40,7 +40,9 @@ import Testing
   }
 
   @Test func anXcodeProjectWhoseEverySDKIsMacOSCoversItsFolder() throws {
-    let mac = "buildSettings = {\n\t\t\t\tSDKROOT = macosx;\n\t\t\t};\n"
+    // An SDK may name its version.
+    let mac =
+      "buildSettings = {\n\t\t\t\tSDKROOT = macosx;\n\t\t\t};\nbuildSettings = {\n\t\t\t\tSDKROOT = macosx26.0;\n\t\t\t};\n"
     let mixed = mac + "buildSettings = {\n\t\t\t\tSDKROOT = iphoneos;\n\t\t\t};\n"
     let found = try platforms([
       "MacApp/MacApp.xcodeproj/project.pbxproj": mac,

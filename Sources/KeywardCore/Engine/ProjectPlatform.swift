@@ -17,7 +17,8 @@ public enum ProjectPlatform: Sendable, Hashable {
     let projects = entryNames.filter { $0.hasSuffix(".xcodeproj") }
     if !projects.isEmpty {
       let roots = projects.map { xcodeProjectSDKs((folder as NSString).appendingPathComponent($0)) }
-      let macOnly = roots.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 == "macosx" } }
+      // An SDK may name its version (`macosx26.0`).
+      let macOnly = roots.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.hasPrefix("macosx") } }
       return (macOnly ? .macOSOnly : .unspecified, "")
     }
     guard entryNames.contains("Package.swift"),

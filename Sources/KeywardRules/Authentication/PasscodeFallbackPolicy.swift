@@ -120,6 +120,7 @@ public struct PasscodeFallbackPolicy: Rule {
       context.evaluatePolicy(policy, localizedReason: "Pay") { _, _ in }
       """,
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithCompanion, localizedReason: \"Unlock\") { _, _ in }",
+      RuleExample(macApproval(marker: "↓"), profile: .strict),
     ],
     clean: [
       // The lock method is the caller's choice: this code offers both.
@@ -127,6 +128,8 @@ public struct PasscodeFallbackPolicy: Rule {
       // The passcode clears a biometry lockout on the context the protected read then retries
       // with: the key's access control decides what unlocks it.
       lockoutRecovery(passcode: ".deviceOwnerAuthentication", promptContext: "context"),
+      // On a Mac the passcode policy asks for the login password: the expected credential there.
+      RuleExample(macApproval(marker: "")),
       // A settings screen's permission request: it shows whether the check works, guards nothing.
       RuleExample(ownerCheck(type: "DevicePermission", passcode: ".deviceOwnerAuthentication")),
       // The context then opens a Secure Enclave key: the key's access control decides what
@@ -212,6 +215,19 @@ public struct PasscodeFallbackPolicy: Rule {
     """
   }
 
+  /// A macOS helper approving a request with the owner's Touch ID or login password.
+  static func macApproval(marker: String) -> String {
+    """
+    import AppKit
+    import LocalAuthentication
+    func approve(_ request: String, then sign: @escaping () -> Void) {
+        LAContext().evaluatePolicy(\(marker).deviceOwnerAuthentication, localizedReason: "approve \\(request)") { ok, _ in
+            if ok { sign() }
+        }
+    }
+    """
+  }
+
   /// A value of `type` whose closure checks the device owner.
   static func ownerCheck(type: String, passcode: String) -> String {
     """
@@ -263,9 +279,12 @@ public struct PasscodeFallbackPolicy: Rule {
     for evaluation in model.policyEvaluations {
       // A context bound to a protected item or key: the item's access control, not this policy,
       // decides what unlocks it (`swift.weak_biometric_acl` judges that).
-      // A request for the Face ID permission guards nothing.
+      // A request for the Face ID permission guards nothing. On a Mac the passcode-accepting
+      // policy asks for the login password, the Mac's own credential (and all a Mac without
+      // Touch ID has): the expected policy there, reported only under strict.
       guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
-        model.binding(of: evaluation) != .keychainBound
+        model.binding(of: evaluation) != .keychainBound,
+        context.options.reportsWeakEvidence || !TargetPlatform.isMacOSOnly(evaluation.call, in: model)
       else {
         continue
       }

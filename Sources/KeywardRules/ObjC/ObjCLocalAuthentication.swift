@@ -95,6 +95,14 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       #define AUTHENTICATE(policy, done) [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:done]
       - (void)confirm { AUTHENTICATE(↓LAPolicyDeviceOwnerAuthentication, ^(BOOL ok, NSError *error) {}); }
       """,
+      // On a Mac the policy asks for the login password (reported by the strict profile).
+      RuleExample(
+        """
+        #import <Cocoa/Cocoa.h>
+        - (void)approveConnection {
+            [[LAContext new] evaluatePolicy:↓LAPolicyDeviceOwnerAuthentication localizedReason:@"connect" reply:^(BOOL ok, NSError *e) {}];
+        }
+        """, profile: .strict),
       // The caller's choice, reported by the strict profile.
       RuleExample(
         """
@@ -113,6 +121,13 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       """,
     ],
     clean: [
+      // On a Mac the policy asks for the login password, the expected credential there.
+      """
+      #import <Cocoa/Cocoa.h>
+      - (void)approveConnection {
+          [[LAContext new] evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"connect" reply:^(BOOL ok, NSError *e) {}];
+      }
+      """,
       "BOOL passcodeSet = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthentication error:&error];",
       // The caller picks the policy: biometrics only unless it passes no fallback title.
       """
@@ -136,13 +151,19 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
   public static func check(_ context: RuleContext) {
     let reported = Set(context.options.strings("fallbackPolicies"))
     let objc = context.objc
+    var platform: ObjCTargetPlatform?
     for (part, policies) in objc.policyEvaluations {
       for (token, policy) in policies {
         // A policy the method's caller picks offers the passcode; the weakness is in the caller
-        // that picks it, so only the strict profile reports the offer.
+        // that picks it, so only the strict profile reports the offer. On a Mac the policy asks
+        // for the login password, the expected credential there (strict only too).
         guard reported.contains(policy.name),
           context.options.reportsWeakEvidence || !objc.isPolicyChosenByCaller(token, part: part)
         else { continue }
+        if !context.options.reportsWeakEvidence {
+          if platform == nil { platform = ObjCTargetPlatform(objc) }
+          if platform?.isMacOSOnly(at: token.start) == true { continue }
+        }
         context.report(
           token,
           message:
