@@ -24,7 +24,10 @@ public struct EventBoundBiometricAuth: Rule {
       known, receiver type) is followed there after the scan: no finding when it reads a \
       protected item, a finding saying where it went when not, low confidence when no \
       scanned file settles it, or when the context is kept in a property other files can read \
-      and none reads it into a protected item or key.
+      and none reads it into a protected item or key. A prompt on a context parameter is \
+      keychain-bound when every call in the file passes the context of a protected read (as when \
+      a lockout is cleared before the read is retried), and an evaluation in a function or type \
+      named for a permission is a Face ID permission request, which guards nothing.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \

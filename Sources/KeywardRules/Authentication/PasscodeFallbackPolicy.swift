@@ -18,7 +18,11 @@ public struct PasscodeFallbackPolicy: Rule {
       `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
       is good practice (MASTG-TEST-0248) and is never reported, nor is an evaluation whose \
       context then reads an item protected by an access control or opens a Secure Enclave \
-      key: that access control decides what unlocks it.
+      key: that access control decides what unlocks it. On native macOS code the policy asks \
+      for the user's login password, the Mac's own credential (and all a Mac without Touch ID \
+      has); only the strict profile reports it there. An evaluation in a function or type named \
+      for a permission (`ensureFaceIDPermission()`) asks for the Face ID permission and guards \
+      nothing.
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \

@@ -16,7 +16,10 @@ public struct ImplicitAccessibility: Rule {
       encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
       a literal, or a local variable that starts as one and changes only by subscripts. A \
       dictionary built elsewhere (a base query from a helper, a property, `merge`) is not \
-      judged, and neither are keychain wrapper libraries, which choose their own default.
+      judged, and neither are keychain wrapper libraries, which choose their own default. An \
+      item that may sync through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a \
+      setting) is not reported: sync needs a class that leaves the device, and the sync itself \
+      is `swift.keychain_synchronizable_secret`'s question.
       """,
     rationale: """
       An implicit class is a decision nobody made: the item gets whatever the default is, which \

@@ -19,7 +19,9 @@ public struct ItemWithoutAccessControl: Rule {
       Face ID, Touch ID or the passcode; the strict profile reports every such item, and items \
       holding data that is not named. Only dictionaries wholly in view are judged (a literal, or \
       a local variable that starts as one and changes only by subscripts). An item with an \
-      access control is left to `swift.weak_biometric_acl`, whatever its flags.
+      access control is left to `swift.weak_biometric_acl`, whatever its flags; an item that may \
+      sync through iCloud Keychain is not reported, since an access control asking for the user \
+      keeps an item on its device.
       """,
     rationale: """
       Without an access control, the keychain releases the item to the app whenever the device \

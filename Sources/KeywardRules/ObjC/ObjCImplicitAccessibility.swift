@@ -13,7 +13,9 @@ public struct ObjCImplicitAccessibility: Rule {
       `NSMutableDictionary` or `CFDictionaryCreateMutable`) and then changes only by \
       `setObject:forKey:`, subscripts, `CFDictionaryAddValue` and literals, and is handed to no \
       method or function other than the Security calls. Items holding a public key or a \
-      certificate, or no data, are not reported.
+      certificate, or no data, are not reported, nor are items that may sync through iCloud \
+      Keychain (`kSecAttrSynchronizable` anything but a plain false): sync needs a class that \
+      leaves the device.
       """,
     vulnerableExample: """
       NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,

@@ -13,7 +13,8 @@ public struct ObjCItemWithoutAccessControl: Rule {
       sit behind Face ID, Touch ID or the passcode; the strict profile reports every such item, \
       and items holding data that is not named. Only dictionaries wholly in view are judged (an \
       `@{ ... }` literal, or a variable that starts as one or as an empty dictionary and changes \
-      only by keyed writes).
+      only by keyed writes). An item that may sync through iCloud Keychain is not reported: an \
+      access control asking for the user keeps an item on its device.
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics

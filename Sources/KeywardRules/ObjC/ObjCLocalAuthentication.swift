@@ -66,7 +66,9 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       policies, which accept the passcode or a nearby device instead of biometrics, also through \
       `#define`s and `const`s of the file, locals assigned earlier in the same method, and macros \
       handing their argument to `evaluatePolicy:`. `canEvaluatePolicy:` with the same policy checks \
-      that a passcode is set and is never reported.
+      that a passcode is set and is never reported. On native macOS code (an AppKit or Cocoa \
+      file, a macOS-only clause or project) the policy asks for the login password, the Mac's \
+      own credential, and only the strict profile reports it.
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Approve transfer"
