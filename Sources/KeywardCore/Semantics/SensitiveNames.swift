@@ -214,7 +214,7 @@ public enum SensitiveNames {
     // it (`Identifier(nonEmpty: "tokens")`), one step into where it comes from.
     for source in sources {
       for token in source.tokens(viewMode: .sourceAccurate)
-      where !(asKey && isInterpolated(token, within: Syntax(source))) {
+      where !(asKey && isDiscriminator(token, within: Syntax(source))) {
         switch token.tokenKind {
         case .identifier:
           words.append(asKey ? keySubject(token.text) : token.text)
@@ -233,10 +233,13 @@ public enum SensitiveNames {
 
   /// What a key's name says is stored under it: `privateKeyStorageKey` names where a private key
   /// is kept (`private_key`), `tokenDefaultsKey` a token; the trailing "key" and the store's
-  /// name say it is a key, not what it holds.
+  /// name say it is a key, not what it holds. An API key and a private key are keys themselves
+  /// (`nightscoutAPIKey`).
   static func keySubject(_ name: String) -> String {
     var words = nameWords(name)
-    guard words.count > 1, ["key", "keys"].contains(words.last) else { return name }
+    guard words.count > 1, ["key", "keys"].contains(words.last),
+      !["api", "private"].contains(words[words.count - 2])
+    else { return name }
     words.removeLast()
     while words.count > 1, ["storage", "store", "defaults", "preferences", "prefs", "user"].contains(words.last) {
       words.removeLast()
@@ -244,11 +247,20 @@ public enum SensitiveNames {
     return words.joined(separator: "_")
   }
 
-  /// Whether `token` is inside a value interpolated into a string literal of `source`.
-  private static func isInterpolated(_ token: TokenSyntax, within source: Syntax) -> Bool {
+  /// Whether `token` is part of a value a key is made from rather than a name of what it holds:
+  /// interpolated into a string literal of `source` (`"feed-\(sessionID)"`), or a variable
+  /// passed to a function that makes the key (`digestKey(from: accessToken)`); a literal or a
+  /// constant passed there (`key(for: .password)`) still names the item.
+  private static func isDiscriminator(_ token: TokenSyntax, within source: Syntax) -> Bool {
     var node = token.parent
     while let current = node, current.id != source.id {
       if current.is(ExpressionSegmentSyntax.self) { return true }
+      if let argument = current.as(LabeledExprSyntax.self),
+        argument.parent?.parent?.is(FunctionCallExprSyntax.self) == true,
+        argument.expression.is(DeclReferenceExprSyntax.self)
+      {
+        return true
+      }
       node = current.parent
     }
     return false

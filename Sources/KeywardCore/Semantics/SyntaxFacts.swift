@@ -136,6 +136,20 @@ public enum SyntaxFacts {
     declaration.parent?.parent?.parent?.as(MemberBlockSyntax.self)
   }
 
+  /// The type whose body holds `node` and the supertypes its declaration (or extension) names:
+  /// `extension UserDefaults { … }` → `["UserDefaults"]`; empty outside any type.
+  public static func enclosingTypeAndSupertypes(of node: some SyntaxProtocol) -> [String] {
+    var current = node.parent
+    while let candidate = current {
+      if let block = candidate.as(MemberBlockSyntax.self), let name = typeName(declaring: block) {
+        let inherited = block.parent?.asProtocol(DeclGroupSyntax.self)?.inheritanceClause?.inheritedTypes ?? []
+        return [name] + inherited.map { typeName($0.type) }
+      }
+      current = candidate.parent
+    }
+    return []
+  }
+
   /// The member block a property's pattern binding is declared in directly (through its list and
   /// variable declaration); nil for a local variable.
   public static func memberBlock(declaring binding: Syntax) -> MemberBlockSyntax? {

@@ -15,19 +15,15 @@ public struct EventBoundBiometricAuth: Rule {
     description: """
       `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
       the user authenticated. When that answer alone unlocks data or a feature, authentication is \
-      event-bound. Keyward follows the evaluated context through aliases, returns, arguments and \
+      event-bound. The evaluated context is followed through aliases, returns, arguments and \
       stored properties; when it reaches a keychain query as `kSecUseAuthenticationContext` (or \
       KeychainAccess's `authenticationContext(_:)`) and the file's items have an access control, \
-      or opens a CryptoKit Secure Enclave key (`authenticationContext:`), it is keychain-bound and \
-      not reported. Reading items added without an access control is still event-bound. A \
-      context handed to a function another file declares (matched by name, labels and, where \
-      known, receiver type) is followed there after the scan: no finding when it reads a \
-      protected item, a finding saying where it went when not, low confidence when no \
-      scanned file settles it, or when the context is kept in a property other files can read \
-      and none reads it into a protected item or key. A prompt on a context parameter is \
-      keychain-bound when every call in the file passes the context of a protected read (as when \
-      a lockout is cleared before the read is retried), and an evaluation in a function or type \
-      named for a permission is a Face ID permission request, which guards nothing.
+      or opens a CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a \
+      prompt on a context parameter every caller fills with a protected read's context. Reading \
+      items added without an access control stays event-bound. A \
+      context handed to another file's function is followed there after the scan (low \
+      confidence when no file settles it). An evaluation in a function or type named for a \
+      permission asks for the Face ID permission and guards nothing.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \

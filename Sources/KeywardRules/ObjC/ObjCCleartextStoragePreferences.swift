@@ -26,6 +26,8 @@ public struct ObjCCleartextStoragePreferences: Rule {
   public static let examples = RuleExamples(
     flagged: [
       "[[NSUserDefaults standardUserDefaults] setObject:↓authToken forKey:@\"authToken\"];",
+      // A category of the store, writing on `self`.
+      RuleExample(storeCategory(of: "NSUserDefaults", marker: "↓")),
       """
       NSUserDefaults *defaults = [[NSUserDefaults alloc] initWithSuiteName:@"group.vault"];
       [defaults setValue:↓self.password forKey:kLastLoginKey];
@@ -36,6 +38,8 @@ public struct ObjCCleartextStoragePreferences: Rule {
       """,
     ],
     clean: [
+      // The same category on a cache of the app's own.
+      RuleExample(storeCategory(of: "VLTResponseCache", marker: "")),
       "[[NSUserDefaults standardUserDefaults] setObject:theme forKey:@\"theme\"];",
       "[[NSUserDefaults standardUserDefaults] setObject:@YES forKey:@\"isPasscodeSet\"];",
       "[[NSUserDefaults standardUserDefaults] setObject:userId forKey:@\"sessionToken\"];",
@@ -44,6 +48,17 @@ public struct ObjCCleartextStoragePreferences: Rule {
       "[[NSUserDefaults standardUserDefaults] setObject:nil forKey:@\"authToken\"];",
       "// [[NSUserDefaults standardUserDefaults] setObject:password forKey:@\"password\"];",
     ])
+
+  /// A category of `type` whose setter keeps the server's API secret under its name.
+  static func storeCategory(of type: String, marker: String) -> String {
+    """
+    @implementation \(type) (ServerSecret)
+    - (void)setServerAPISecret:(NSString *)secret {
+        [self setObject:\(marker)secret forKey:@"serverAPISecret"];
+    }
+    @end
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["NSUserDefaults", "NSUbiquitousKeyValueStore"]

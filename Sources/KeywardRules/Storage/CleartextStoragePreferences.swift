@@ -55,6 +55,16 @@ public struct CleartextStoragePreferences: Rule {
       enum Wallet { static let privateKeyStorageKey = "wallet.signing" }
       UserDefaults.standard.set(↓hex, forKey: Wallet.privateKeyStorageKey)
       """,
+      // A key made for the kind of secret it holds.
+      """
+      enum Secret { case refreshToken }
+      UserDefaults.standard.set(↓value, forKey: storageKey(for: Secret.refreshToken))
+      """,
+      // An API key is a key itself, not the name of one.
+      """
+      enum Keys { static let serverAPIKey = "server" }
+      UserDefaults.standard.set(↓value, forKey: Keys.serverAPIKey)
+      """,
       // The same setter on a property declared `String`.
       """
       final class Session {
@@ -65,6 +75,9 @@ public struct CleartextStoragePreferences: Rule {
       }
       """,
       #"struct Settings { ↓@AppStorage("apiKey") var key = "" }"#,
+      // A property added to the store itself, writing on `self`.
+      RuleExample(storeExtension(receiver: "", marker: "↓")),
+      RuleExample(storeExtension(receiver: "self.", marker: "↓")),
     ],
     clean: [
       #"UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")"#,
@@ -100,6 +113,13 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
       // Values interpolated into a key say whose item it is; what follows "with" qualifies a name.
       #"UserDefaults.standard.set(lastPage, forKey: "feed-\(sessionID)")"#,
+      // A key made from the account's token (its digest) says whose setting it is.
+      """
+      func rememberTab(_ tab: String, accessToken: String) {
+          let key = accountKey(from: accessToken, prefix: "lastTab")
+          UserDefaults.standard.set(tab, forKey: key)
+      }
+      """,
       #"UserDefaults.standard.set(addressList, forKey: "addressesWithPrivateKeys")"#,
       #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
       #"UserDefaults.standard.set(nil, forKey: "authToken")"#,
@@ -117,7 +137,22 @@ public struct CleartextStoragePreferences: Rule {
       """,
       #"cache.set(authToken, forKey: "authToken")"#,
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
+      // The same property on a cache of the app's own: not a preferences store.
+      RuleExample(storeExtension(receiver: "", marker: "", type: "ResponseCache")),
     ])
+
+  /// A store extension whose property keeps the server's API secret under an enum key.
+  static func storeExtension(receiver: String, marker: String, type: String = "UserDefaults") -> String {
+    """
+    extension \(type) {
+        enum Key: String { case serverAPISecret }
+        var serverAPISecret: String? {
+            get { string(forKey: Key.serverAPISecret.rawValue) }
+            set { \(receiver)set(\(marker)newValue, forKey: Key.serverAPISecret.rawValue) }
+        }
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["UserDefaults", "NSUbiquitousKeyValueStore", "AppStorage", "SceneStorage"]
@@ -139,7 +174,7 @@ public struct CleartextStoragePreferences: Rule {
     for method in ["set", "setValue", "setObject"] {
       for call in model.index.calls(named: method) {
         guard let key = SyntaxFacts.argument(call, labeled: "forKey"), let value = SyntaxFacts.argument(call, at: 0),
-          let receiver = SyntaxFacts.receiver(of: call), let store = store(of: receiver, model: model),
+          let store = store(of: call, model: model),
           !SensitiveNames.holdsPlainValue(value, model: model),
           !SensitiveNames.revealsNothingSecret(value, model: model)
         else { continue }
@@ -165,6 +200,18 @@ public struct CleartextStoragePreferences: Rule {
   }
 
   /// The preferences store a receiver is, if it is one.
+  /// The store a `set(_:forKey:)` call writes to: its receiver's, or, called on `self` (written
+  /// or implied) in an extension or subclass of a store, that store (`extension UserDefaults {
+  /// var apiSecret: String? { set { set(newValue, forKey: "apiSecret") } } }`).
+  static func store(of call: FunctionCallExprSyntax, model: SemanticModel) -> String? {
+    let receiver = SyntaxFacts.receiver(of: call)
+    if let receiver, receiver.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind != .keyword(.self) {
+      return store(of: receiver, model: model)
+    }
+    let types = SyntaxFacts.enclosingTypeAndSupertypes(of: call)
+    return stores.first { types.contains($0) }
+  }
+
   static func store(of receiver: ExprSyntax, model: SemanticModel) -> String? {
     let texts =
       model.resolver.values(of: receiver).map { SyntaxFacts.text($0.expression) }
