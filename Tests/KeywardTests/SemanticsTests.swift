@@ -337,13 +337,7 @@ import Testing
           private func prompt(on context: LAContext) async throws -> Bool {
               try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock the key")
           }
-          private func find(tag: Data, context: LAContext) -> SecKey? {
-              let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
-                                          kSecReturnRef as String: true, kSecUseAuthenticationContext as String: context]
-              var item: CFTypeRef?
-              guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
-              return (item as! SecKey)
-          }
+      \(PasscodeFallbackPolicy.keyLookup)
       }
       """
     let model = SemanticModel(tree: Parser.parse(source: code))

@@ -284,27 +284,28 @@ public enum SyntaxFacts {
   }
 
   /// Whether a resolved value is boolean true: `true`, `kCFBooleanTrue`, `NSNumber(value: true)`.
-  public static func isTrue(_ expr: ExprSyntax) -> Bool {
-    if let literal = expr.as(BooleanLiteralExprSyntax.self) { return literal.literal.tokenKind == .keyword(.true) }
-    if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "kCFBooleanTrue" }
-    if let call = expr.as(FunctionCallExprSyntax.self), calledName(call) == "NSNumber",
-      let value = argument(call, labeled: "value")
-    {
-      return isTrue(SequenceShape.unwrap(value))
-    }
-    return false
-  }
+  public static func isTrue(_ expr: ExprSyntax) -> Bool { booleanValue(expr) == true }
 
   /// `false`, `kCFBooleanFalse`, `NSNumber(value: false)`.
-  public static func isFalse(_ expr: ExprSyntax) -> Bool {
-    if let literal = expr.as(BooleanLiteralExprSyntax.self) { return literal.literal.tokenKind == .keyword(.false) }
-    if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text == "kCFBooleanFalse" }
+  public static func isFalse(_ expr: ExprSyntax) -> Bool { booleanValue(expr) == false }
+
+  /// The boolean a literal, `kCFBoolean…` constant or `NSNumber(value:)` of one spells; nil for
+  /// anything else.
+  private static func booleanValue(_ expr: ExprSyntax) -> Bool? {
+    if let literal = expr.as(BooleanLiteralExprSyntax.self) { return literal.literal.tokenKind == .keyword(.true) }
+    if let reference = expr.as(DeclReferenceExprSyntax.self) {
+      switch reference.baseName.text {
+      case "kCFBooleanTrue": return true
+      case "kCFBooleanFalse": return false
+      default: return nil
+      }
+    }
     if let call = expr.as(FunctionCallExprSyntax.self), calledName(call) == "NSNumber",
       let value = argument(call, labeled: "value")
     {
-      return isFalse(SequenceShape.unwrap(value))
+      return booleanValue(SequenceShape.unwrap(value))
     }
-    return false
+    return nil
   }
 
   /// The `index`th argument of a call (trailing closures not counted).

@@ -258,16 +258,21 @@ public struct PasscodeFallbackPolicy: Rule {
           private func clearLockout(on context: LAContext) async throws -> Bool {
               try await context.evaluatePolicy(\(passcode), localizedReason: "Unlock your key")
           }
-          private func find(tag: Data, context: LAContext) -> SecKey? {
-              let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
-                                          kSecReturnRef as String: true, kSecUseAuthenticationContext as String: context]
-              var item: CFTypeRef?
-              guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
-              return (item as! SecKey)
-          }
+      \(keyLookup)
       }
       """)
   }
+
+  /// A method reading a key with the context it is given (`find(tag:context:)`).
+  public static let keyLookup = """
+        private func find(tag: Data, context: LAContext) -> SecKey? {
+            let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                        kSecReturnRef as String: true, kSecUseAuthenticationContext as String: context]
+            var item: CFTypeRef?
+            guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
+            return (item as! SecKey)
+        }
+    """
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["evaluatePolicy"] + options.strings("fallbackPolicies")
