@@ -344,6 +344,27 @@ import Testing
     #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == [expected])
   }
 
+  /// A generic password read with the context is governed by how the file adds such items: an
+  /// access control it makes for something else does not protect them.
+  @Test func anAccessControlMadeElsewhereProtectsOnlyKeys() {
+    let code = """
+      final class Vault {
+          \(SemanticsTests.plainAdd)
+          \(SemanticsTests.keyAccess(".userPresence"))
+          func read(context: LAContext) async throws -> Data? {
+              guard try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Read") else { return nil }
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true,
+                                          kSecUseAuthenticationContext as String: context]
+              var item: CFTypeRef?
+              SecItemCopyMatching(query as CFDictionary, &item)
+              return item as? Data
+          }
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == ["unprotected query"])
+  }
+
   static let plainAdd = """
     func remember(_ tag: Data) { SecItemAdd([kSecAttrApplicationTag as String: tag] as CFDictionary, nil) }
 

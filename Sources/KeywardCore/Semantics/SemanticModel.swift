@@ -49,12 +49,26 @@ public final class SemanticModel {
     model: self)
 
   /// Whether the file stores keychain items but none with an access control: then a context
-  /// reaching a query unlocks nothing the keychain itself protects. An access control the file
-  /// creates asking for the user (for a key another file generates with it) protects something.
-  /// Asked once per evaluation.
+  /// reaching a query unlocks nothing the keychain itself protects. When the contexts only read
+  /// keys, an access control the file creates asking for the user counts: a key's access control
+  /// is set where the key is generated, often by another file with one this file makes. Asked
+  /// once per evaluation.
   public private(set) lazy var storesItemsWithoutAccessControl: Bool =
     keychainQueries.contains { $0.isUsed(by: "SecItemAdd") } && keychainWrites(forKey: "kSecAttrAccessControl").isEmpty
-    && !createsAccessControlAskingForTheUser
+    && !(createsAccessControlAskingForTheUser && contextsOnlyReadKeys)
+
+  /// Whether every query given an authentication context is for a key (`kSecClassKey`).
+  private var contextsOnlyReadKeys: Bool {
+    let reads = keychainQueries.filter { $0.has("kSecUseAuthenticationContext") }
+    return !reads.isEmpty
+      && reads.allSatisfy { query in
+        query.writes(forKey: "kSecClass").contains { write in
+          resolver.values(of: write.value).contains {
+            $0.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "kSecClassKey"
+          }
+        }
+      }
+  }
 
   private var createsAccessControlAskingForTheUser: Bool {
     let askingForTheUser = AccessControlEvaluator.userFactors.union(["devicePasscode", "applicationPassword"])
