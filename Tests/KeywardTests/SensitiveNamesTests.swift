@@ -25,6 +25,9 @@ import Testing
     // The host a cookie is cleared for, and an amount formatted for display.
     #expect(!SensitiveNames.matches("SEAF_COOKIE_CLEAR_HOST", patterns: patterns))
     #expect(!SensitiveNames.matches("tokenFormattedString", patterns: patterns))
+    // A screen element is what a name is about only as its last part.
+    #expect(!SensitiveNames.matches("passwordField", patterns: patterns))
+    #expect(SensitiveNames.matches("easyViewPassword", patterns: patterns))
     // Push and asset words veto a token, not a password.
     #expect(SensitiveNames.matches("devicePassword", patterns: patterns))
   }

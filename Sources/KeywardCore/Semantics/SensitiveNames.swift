@@ -33,6 +33,11 @@ public enum SensitiveNames {
     "cert",
   ]
 
+  /// Words of `notSecretWords` naming a screen element: they veto only as the name's head.
+  static let screenWords: Set<String> = [
+    "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue",
+  ]
+
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit
   /// `changeToken`, a page cursor, a crypto asset (`tokenBalance`, `tokenAddress`).
   public static let notCredentialTokenWords: Set<String> = [
@@ -53,7 +58,14 @@ public enum SensitiveNames {
     if let with = words.firstIndex(where: { $0 == "with" || $0 == "without" }), with > 0 {
       return matches(words[..<with].joined(separator: "_"), patterns: patterns)
     }
-    if words.contains(where: notSecretWords.contains) { return false }
+    // A screen element names the thing only after the secret's word, as its head:
+    // `passwordField` is a field, `easyViewPassword` a password.
+    let secretAt = words.indices.first { isNamed(words[$0], patterns: patterns) } ?? 0
+    if words.indices.contains(where: {
+      notSecretWords.contains(words[$0]) && !(screenWords.contains(words[$0]) && $0 < secretAt)
+    }) {
+      return false
+    }
     return !(named.allSatisfy { $0 == "token" } && words.contains(where: notCredentialTokenWords.contains))
   }
 
