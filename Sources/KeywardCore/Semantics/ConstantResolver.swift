@@ -166,12 +166,7 @@ public final class ConstantResolver {
 
   /// The type whose body contains `node`.
   public func enclosingTypeName(of node: Syntax) -> String? {
-    var current = node.parent
-    while let candidate = current {
-      if let block = candidate.as(MemberBlockSyntax.self) { return SyntaxFacts.typeName(declaring: block) }
-      current = candidate.parent
-    }
-    return nil
+    SyntaxFacts.enclosingMemberBlock(of: node).flatMap(SyntaxFacts.typeName(declaring:))
   }
 
   private func bestBinding(named name: String, in scope: SyntaxIdentifier, ordered: Bool, from node: Syntax?)

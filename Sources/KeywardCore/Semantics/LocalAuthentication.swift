@@ -97,9 +97,7 @@ extension SemanticModel {
   /// Whether `call` evaluates `self` (or an implicit receiver) inside a method named
   /// `evaluatePolicy` of an extension of `LAContext`.
   private static func isOverloadOfEvaluatePolicy(evaluating receiver: ExprSyntax?, in call: Syntax) -> Bool {
-    if let receiver, receiver.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind != .keyword(.self) {
-      return false
-    }
+    if let receiver, !SyntaxFacts.isSelf(receiver) { return false }
     guard let function = SyntaxFacts.functionDeclaration(holding: call),
       function.name.text == "evaluatePolicy",
       let block = SyntaxFacts.memberBlock(holding: Syntax(function)),

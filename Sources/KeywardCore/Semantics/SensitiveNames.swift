@@ -16,7 +16,7 @@ public enum SensitiveNames {
   /// Words that make a name that shares a word with secrets mean something else: a flag, count,
   /// date or label about the secret (`isPasswordSet`, `pinAttempts`, `passwordHint`), or a
   /// public value (`publicKey`, a canary).
-  public static let notSecretWords: Set<String> = [
+  public static let notSecretWords: Set<String> = screenWords.union([
     // Flags and states.
     "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable",
     "disable", "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed",
@@ -28,12 +28,12 @@ public enum SensitiveNames {
     "failures", "failed", "expiry", "expiration",
     "expires", "expire", "date", "time", "timestamp", "timeout", "interval", "duration", "last", "updated", "created",
     "hint", "prompt", "reminder", "strength", "format", "version", "requirement", "requirements", "complexity",
-    "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue", "url",
-    "endpoint", "host", "formatted", "salt", "canary", "dummy", "sample", "example", "public", "pub", "certificate",
-    "cert",
-  ]
+    "url", "endpoint", "host", "formatted", "salt", "canary", "dummy", "sample", "example", "public", "pub",
+    "certificate", "cert",
+  ])
 
-  /// Words of `notSecretWords` naming a screen element: they veto only as the name's head.
+  /// Words of `notSecretWords` naming a screen element (a `passwordField`): they veto only as the
+  /// name's head.
   static let screenWords: Set<String> = [
     "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue",
   ]

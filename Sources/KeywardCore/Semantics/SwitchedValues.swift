@@ -101,7 +101,7 @@ extension ConstantResolver {
       item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression
       ?? item.as(ExprSyntax.self)
     guard let switchExpr = expression?.as(SwitchExprSyntax.self),
-      switchExpr.subject.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+      SyntaxFacts.isSelf(switchExpr.subject)
     else { return nil }
     return switchExpr
   }

@@ -88,9 +88,7 @@ public enum SyntaxFacts {
   /// The stored name an expression denotes: `x` for `x` and for `self.x`.
   public static func storageName(_ expr: ExprSyntax) -> String? {
     if let reference = expr.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
-    if let member = expr.as(MemberAccessExprSyntax.self),
-      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
-    {
+    if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isSelf(base) {
       return member.declName.baseName.text
     }
     return nil
@@ -139,15 +137,24 @@ public enum SyntaxFacts {
   /// The type whose body holds `node` and the supertypes its declaration (or extension) names:
   /// `extension UserDefaults { … }` → `["UserDefaults"]`; empty outside any type.
   public static func enclosingTypeAndSupertypes(of node: some SyntaxProtocol) -> [String] {
+    guard let block = enclosingMemberBlock(of: node), let name = typeName(declaring: block) else { return [] }
+    let inherited = block.parent?.asProtocol(DeclGroupSyntax.self)?.inheritanceClause?.inheritedTypes ?? []
+    return [name] + inherited.map { typeName($0.type) }
+  }
+
+  /// The body of the type whose declaration (or extension) holds `node`, however deep.
+  public static func enclosingMemberBlock(of node: some SyntaxProtocol) -> MemberBlockSyntax? {
     var current = node.parent
     while let candidate = current {
-      if let block = candidate.as(MemberBlockSyntax.self), let name = typeName(declaring: block) {
-        let inherited = block.parent?.asProtocol(DeclGroupSyntax.self)?.inheritanceClause?.inheritedTypes ?? []
-        return [name] + inherited.map { typeName($0.type) }
-      }
+      if let block = candidate.as(MemberBlockSyntax.self) { return block }
       current = candidate.parent
     }
-    return []
+    return nil
+  }
+
+  /// Whether `expr` is `self`.
+  public static func isSelf(_ expr: ExprSyntax) -> Bool {
+    expr.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
   }
 
   /// The member block a property's pattern binding is declared in directly (through its list and

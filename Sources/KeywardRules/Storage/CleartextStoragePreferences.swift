@@ -205,7 +205,7 @@ public struct CleartextStoragePreferences: Rule {
   /// var apiSecret: String? { set { set(newValue, forKey: "apiSecret") } } }`).
   static func store(of call: FunctionCallExprSyntax, model: SemanticModel) -> String? {
     let receiver = SyntaxFacts.receiver(of: call)
-    if let receiver, receiver.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind != .keyword(.self) {
+    if let receiver, !SyntaxFacts.isSelf(receiver) {
       return store(of: receiver, model: model)
     }
     let types = SyntaxFacts.enclosingTypeAndSupertypes(of: call)
