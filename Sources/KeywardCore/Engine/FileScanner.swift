@@ -170,7 +170,7 @@ public struct FileScanner: Sendable {
     let found = tokenSearch.found(in: bytes)
     let takesContexts = contextToken.map(found.contains) == true
     let sinks = sinks(namedIn: found)
-    guard takesContexts || !sinks.isEmpty, !SourceText.looksBinary(bytes),
+    guard takesContexts || sinks.contains(where: \.parsesFiles), !SourceText.looksBinary(bytes),
       SourceText.firstInvalidUTF8Offset(bytes) == nil, ParserHazards.excessiveBracketRun(in: bytes) == nil
     else { return CallFacts() }
     let text = SourceText(bytes: bytes)
@@ -193,7 +193,9 @@ public struct FileScanner: Sendable {
     var facts = CallFacts()
     if !sinks.isEmpty {
       facts = model.valueReaches(sinks, location: location)
-      facts.relays = model.valueRelays(location: location)
+      // Relays lead on to other files' summaries; a file summarized only for preferences (see
+      // `ValueSink.parsesFiles`) is a helper's own file, and it is not followed further.
+      if sinks.contains(where: \.parsesFiles) { facts.relays = model.valueRelays(location: location) }
     }
     if takesContexts {
       facts.contextUses = model.contextParameterUses(location: location)
@@ -232,7 +234,9 @@ public struct FileScanner: Sendable {
     let takesContexts = language == .swift && contextToken.map(found.contains) == true
     let sinks = language == .swift ? sinks(namedIn: found) : []
     let takesInventory = inventoryTokens.map { !$0.found(in: bytes).isEmpty } ?? false
-    guard !applicable.isEmpty || hasDirectives || takesContexts || !sinks.isEmpty || takesInventory else {
+    guard
+      !applicable.isEmpty || hasDirectives || takesContexts || sinks.contains(where: \.parsesFiles) || takesInventory
+    else {
       return FileOutcome()
     }
 

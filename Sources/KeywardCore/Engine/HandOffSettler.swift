@@ -59,7 +59,10 @@ public struct HandOffSettler {
 
   /// `findings` with every hand-off settled as far as the scan allows, in the same order.
   public func settle(_ findings: [Finding]) -> [Finding] {
-    findings.compactMap { finding in
+    // Where each rule of the file already reports on its own: a value whose way ends there is
+    // that finding.
+    let reported = Set(findings.lazy.filter { $0.handOff == nil }.map(Self.site))
+    return findings.compactMap { finding in
       guard let handOff = finding.handOff else { return finding }
       var settled = finding
       settled.handOff = nil
@@ -72,8 +75,21 @@ public struct HandOffSettler {
       }
       guard let call = handOff.call else { return settled }
       if let sink = handOff.sink {
-        return settle(settled, passedBy: call, to: sink)
-          ?? handOff.enclosingCall.flatMap { settle(settled, passedBy: $0, to: sink) }
+        // A value passed by `call` stands where a function the call may mean passes it on to
+        // `sink`, or where the call builds a type whose property it becomes and that property
+        // reaches `sink`, also through functions of other files it is relayed to: the first such
+        // path (shipped code first) explains it. Each step to a method matched only by its name
+        // and labels, the receiver's type unknown, is a guess that lowers the confidence a level.
+        guard
+          let route = route(from: call, to: sink, depth: 0)
+            ?? handOff.enclosingCall.flatMap({ route(from: $0, to: sink, depth: 0) })
+        else { return nil }
+        // A value whose way ends where its rule reports on its own (a secret handed to a function
+        // that writes it under a key named for it) is that finding, reported once, there.
+        if let end = route.steps.last, reported.contains(Self.site(finding.ruleId, end.location)) { return nil }
+        settled.related = route.steps + finding.related
+        settled.confidence = finding.confidence.lowered(by: route.guesses)
+        return settled
       }
       if handOff.isPropertyRead { return isReadIntoProtectedItem(call) ? nil : settled }
       let chain: [ContextParameterUse]
@@ -101,20 +117,10 @@ public struct HandOffSettler {
     }
   }
 
-  /// A value passed by `call` stands where a function the call may mean passes it on to `sink`,
-  /// or where the call builds a type whose property it becomes and that property reaches `sink`,
-  /// also through functions of other files it is relayed to: the first such path (shipped code
-  /// first) explains it.
-  ///
-  /// Each step to a method matched only by its name and labels, the receiver's type being
-  /// unknown, is a guess: the finding's confidence drops a level for each.
-  private func settle(_ finding: Finding, passedBy call: CallShape, to sink: ValueSink) -> Finding? {
-    guard let route = route(from: call, to: sink, depth: 0) else { return nil }
-    var settled = finding
-    settled.related = route.steps + finding.related
-    settled.confidence = finding.confidence.lowered(by: route.guesses)
-    return settled
-  }
+  /// A rule's finding at a place.
+  static func site(_ finding: Finding) -> String { site(finding.ruleId, finding.location) }
+
+  static func site(_ ruleId: String, _ location: SourceLocation) -> String { "\(ruleId) \(location.place)" }
 
   /// The way from a call to a sink, and how many of its steps were guessed.
   struct Route: Hashable {

@@ -23,6 +23,9 @@ public final class SemanticModel {
   /// The file's keychain queries, each with all its attributes and the calls that use it.
   public private(set) lazy var keychainQueries: [KeychainQuery] = buildKeychainQueries()
 
+  /// Values written to `UserDefaults` and iCloud key-value storage.
+  public private(set) lazy var preferencesWrites: [PreferencesWrite] = findPreferencesWrites()
+
   /// `evaluatePolicy` calls (not `canEvaluatePolicy`), asked for by several rules.
   public private(set) lazy var policyEvaluations: [PolicyEvaluation] = findPolicyEvaluations()
 

@@ -85,12 +85,68 @@ public enum SensitiveNames {
   }
 
   /// Whether `text` contains a pattern at all, whatever its other words say.
-  static func isNamed(_ text: String, patterns: [String]) -> Bool { !namedPatterns(text, patterns: patterns).isEmpty }
+  static func isNamed(_ text: String, patterns: [String]) -> Bool {
+    !namedPatterns(text, patterns: patterns).isEmpty
+  }
 
-  /// The patterns `text`, lowercased with `-` and spaces read as `_`, contains.
-  /// Compared as bytes, ASCII letters lowercased: every name and key of a dense file is asked,
-  /// and Foundation's substring search cost a tenth of such a scan.
-  private static func namedPatterns(_ text: String, patterns: [String]) -> [String] {
+  /// Where a file's text holds a pattern (the offset of each occurrence, in order; letters
+  /// lowercased, `-` and spaces read as `_`, and also with the underscores left out, as names are
+  /// compared in `isNamed`), found in one pass over its bytes: a rule asking of every argument in
+  /// a file whether it may name a secret answers from these instead of reading each one's tokens.
+  /// Comments count too; they only make a rule look closer.
+  public struct NamedSites {
+    let starts: [Int]
+
+    public init(in tree: SourceFileSyntax, patterns: [String]) {
+      let needles = patterns.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+      let underscore = UInt8(ascii: "_")
+      var folded: [UInt8] = []
+      var joined: [UInt8] = []
+      var joinedOffsets: [Int] = []
+      tree.syntaxTextBytes.withUnsafeBufferPointer { bytes in
+        folded.reserveCapacity(bytes.count)
+        for (offset, byte) in bytes.enumerated() {
+          let lowered =
+            byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
+            ? underscore : (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+          folded.append(lowered)
+          if lowered != underscore {
+            joined.append(lowered)
+            joinedOffsets.append(offset)
+          }
+        }
+      }
+      var starts: Set<Int> = []
+      for (text, offsets) in [(folded, nil), (joined, joinedOffsets)] as [([UInt8], [Int]?)] {
+        text.withUnsafeBufferPointer { buffer in
+          for needle in needles {
+            var from = 0
+            while let found = ByteSearch.firstIndex(of: needle, in: buffer, from: from) {
+              starts.insert(offsets?[found] ?? found)
+              from = found + 1
+            }
+          }
+        }
+      }
+      self.starts = starts.sorted()
+    }
+
+    /// Whether a pattern occurs within `node`.
+    public func occur(in node: some SyntaxProtocol) -> Bool {
+      let lower = node.positionAfterSkippingLeadingTrivia.utf8Offset
+      var low = 0
+      var high = starts.count
+      while low < high {
+        let middle = (low + high) / 2
+        if starts[middle] < lower { low = middle + 1 } else { high = middle }
+      }
+      return low < starts.count && starts[low] < node.endPositionBeforeTrailingTrivia.utf8Offset
+    }
+  }
+
+  /// `text` with ASCII letters lowercased and `-` and spaces read as `_`; and the same without
+  /// the underscores.
+  static func folded(_ text: String) -> (folded: [UInt8], joined: [UInt8]) {
     let underscore = UInt8(ascii: "_")
     var folded: [UInt8] = []
     var joined: [UInt8] = []
@@ -103,6 +159,14 @@ public enum SensitiveNames {
       folded.append(lowered)
       if lowered != underscore { joined.append(lowered) }
     }
+    return (folded, joined)
+  }
+
+  /// The patterns `text`, lowercased with `-` and spaces read as `_`, contains.
+  /// Compared as bytes, ASCII letters lowercased: every name and key of a dense file is asked,
+  /// and Foundation's substring search cost a tenth of such a scan.
+  private static func namedPatterns(_ text: String, patterns: [String]) -> [String] {
+    let (folded, joined) = folded(text)
     return patterns.map { $0.lowercased() }.filter { pattern in
       let needle = Array(pattern.utf8)
       return needle.isEmpty || ByteSearch.contains(needle, in: folded) || ByteSearch.contains(needle, in: joined)
@@ -150,7 +214,7 @@ public enum SensitiveNames {
 
   /// Last words of a value's own name that say it is not a secret: `userId`, `accountEmail`.
   public static let identifierWords: Set<String> = [
-    "id", "ids", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
+    "id", "ids", "uid", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
   ]
 
   /// Whether a value shows that storing it reveals nothing secret: its own name says it is an
@@ -184,9 +248,12 @@ public enum SensitiveNames {
         let type =
           model.resolver.binding(denotedBy: leaf)?.typeName
           ?? leaf.as(DeclReferenceExprSyntax.self).flatMap(SyntaxFacts.setterValueType).map(SyntaxFacts.typeName)
-        return type.map { ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "UInt"].contains($0) } ?? false
+        return type.map(plainTypes.contains) ?? false
       }
   }
+
+  /// Types whose values are flags, numbers or dates: never a secret, whatever their name.
+  static let plainTypes: Set<String> = ["Bool", "Int", "Double", "Float", "Date", "TimeInterval", "UInt"]
 
   /// `Data([1])`, `Data([flag ? 1 : 0])`: bytes written in the source, a flag's encoding rather
   /// than a secret.

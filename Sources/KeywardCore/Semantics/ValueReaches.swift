@@ -42,6 +42,10 @@ extension SemanticModel {
           sink: sink, value: SequenceShape.convertedValue($0.value), at: $0.node,
           note: "stored as the item's value (kSecValueData) here")
       }
+    case .preferencesValue:
+      return preferencesWrites.map {
+        ValueSinkSite(sink: sink, value: $0.value, at: Syntax($0.value), note: "written to \($0.store) here")
+      }
     case .reuseDuration:
       // A window on a context that nothing evaluates or passes on affects no prompt.
       return (index.memberAssignmentsByName["touchIDAuthenticationAllowableReuseDuration"] ?? []).compactMap {
@@ -75,6 +79,7 @@ extension SemanticModel {
           case .parameter(let parameter, let memberPath):
             let full = memberPath + path
             if sink == .storedValue, full.isEmpty, !Self.mayReceiveLiteral(parameter) { continue }
+            if sink == .preferencesValue, full.isEmpty, Self.holdsPlainType(parameter) { continue }
             guard seen.insert("\(parameter.position.utf8Offset) \(full)").inserted else { continue }
             pending.append((parameter, full, steps))
           case .property(let owner, let name, let memberPath, let read):
@@ -139,6 +144,12 @@ extension SemanticModel {
   static func mayReceiveLiteral(_ binding: Binding) -> Bool {
     guard let type = binding.typeName else { return true }
     return textualTypes.contains(type) || (type.count == 1 && type.first?.isUppercase == true)
+  }
+
+  /// Only a secret handed on is followed into preferences (`swift.cleartext_storage_preferences`):
+  /// a parameter declared as a flag, number or date cannot hold one.
+  static func holdsPlainType(_ binding: Binding) -> Bool {
+    binding.typeName.map(SensitiveNames.plainTypes.contains) ?? false
   }
 
   /// Types a literal's text or bytes can be given as (`Data("…".utf8)`, `Data([…])`).

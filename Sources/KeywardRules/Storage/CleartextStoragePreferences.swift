@@ -13,7 +13,9 @@ public struct CleartextStoragePreferences: Rule {
       `UserDefaults`, `NSUbiquitousKeyValueStore` and `@AppStorage` / `@SceneStorage` keep values \
       in a plain property list (or in iCloud), outside the keychain. Keyward reports values \
       written there whose key or value is named like a secret (`sensitiveNamePatterns`: token, \
-      password, secret, ...).
+      password, secret, ...). A secret handed to a function of the same file that writes what \
+      it is given there (`store(secretKey, for: .vault)`) is reported where it is handed, once, \
+      unless the write itself names the secret. Helpers in other files are not followed.
       """,
     rationale: """
       The preferences plist is readable by anyone with a backup of the device or a jailbroken \
@@ -78,6 +80,16 @@ public struct CleartextStoragePreferences: Rule {
       // A property added to the store itself, writing on `self`.
       RuleExample(storeExtension(receiver: "", marker: "↓")),
       RuleExample(storeExtension(receiver: "self.", marker: "↓")),
+      // A secret handed to the app's own helper, which writes whatever it is given to a store.
+      RuleExample(settingsStore(handing: "↓encodedKey", key: "vaultSecret")),
+      """
+      final class Preferences {
+          func set(value: String?, for key: String) { UserDefaults.standard.set(value, forKey: key) }
+      }
+      func signedIn(_ preferences: Preferences, authToken: String) {
+          preferences.set(value: ↓authToken, for: "session")
+      }
+      """,
     ],
     clean: [
       #"UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")"#,
@@ -111,6 +123,14 @@ public struct CleartextStoragePreferences: Rule {
       """,
       // A push device token or a crypto asset's token is not a credential.
       #"UserDefaults.standard.set(deviceToken, forKey: "pushDeviceToken")"#,
+      // The identifier of the network a chosen crypto token lives on.
+      """
+      final class ConversionSettings {
+          var selectedToken: Token? {
+              didSet { UserDefaults.standard.set(selectedToken?.network.uid, forKey: "selected-network") }
+          }
+      }
+      """,
       // Values interpolated into a key say whose item it is; what follows "with" qualifies a name.
       #"UserDefaults.standard.set(lastPage, forKey: "feed-\(sessionID)")"#,
       // A key made from the account's token (its digest) says whose setting it is.
@@ -139,7 +159,36 @@ public struct CleartextStoragePreferences: Rule {
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
       // The same property on a cache of the app's own: not a preferences store.
       RuleExample(storeExtension(receiver: "", marker: "", type: "ResponseCache")),
+      // Handed to the helper: a setting, not a secret; or a flag under a secret's key.
+      RuleExample(settingsStore(handing: "theme", key: "appTheme")),
+      RuleExample(settingsStore(handing: "isEnabled", key: "vaultSecret")),
+      // A helper that keeps what it is given in the keychain, not in preferences.
+      """
+      import Security
+      final class Vault {
+          func keep(_ value: String, key: String) {
+              let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                         kSecValueData as String: Data(value.utf8)]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+          func signedIn(authToken: String) { keep(authToken, key: "session") }
+      }
+      """,
     ])
+
+  /// A settings store whose private helper writes to `UserDefaults`, handed `value` under `key`.
+  static func settingsStore(handing value: String, key: String) -> String {
+    """
+    final class SettingsStore {
+        private let defaults: UserDefaults
+        init(defaults: UserDefaults) { self.defaults = defaults }
+        private func write(_ value: Any?, key: String) { defaults.set(value, forKey: key) }
+        func save(encodedKey: String, theme: String, isEnabled: Bool, userID: String) {
+            write(\(value), key: "\(key)_\\(userID)")
+        }
+    }
+    """
+  }
 
   /// A store extension whose property keeps the server's API secret under an enum key.
   static func storeExtension(receiver: String, marker: String, type: String = "UserDefaults") -> String {
@@ -166,23 +215,20 @@ public struct CleartextStoragePreferences: Rule {
       && SensitiveNames.mayAppear(in: bytes, patterns: options.strings("sensitiveNamePatterns"))
   }
 
-  static let stores = ["UserDefaults", "NSUbiquitousKeyValueStore"]
+  public static let valueSinks: [ValueSink] = [.preferencesValue]
 
   public static func check(_ context: RuleContext) {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let model = context.model
-    for method in ["set", "setValue", "setObject"] {
-      for call in model.index.calls(named: method) {
-        guard let key = SyntaxFacts.argument(call, labeled: "forKey"), let value = SyntaxFacts.argument(call, at: 0),
-          let store = store(of: call, model: model),
-          !SensitiveNames.holdsPlainValue(value, model: model),
-          !SensitiveNames.revealsNothingSecret(value, model: model)
-        else { continue }
-        let words =
-          SensitiveNames.words(in: key, model: model, asKey: true) + SensitiveNames.words(in: value, model: model)
-        guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
-        context.report(value, message: message(word: word, store: store))
-      }
+    for write in model.preferencesWrites {
+      guard !SensitiveNames.holdsPlainValue(write.value, model: model),
+        !SensitiveNames.revealsNothingSecret(write.value, model: model)
+      else { continue }
+      let words =
+        SensitiveNames.words(in: write.key, model: model, asKey: true)
+        + SensitiveNames.words(in: write.value, model: model)
+      guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
+      context.report(write.value, message: message(word: word, store: write.store))
     }
     for bindings in model.index.bindingsByName.values {
       for binding in bindings {
@@ -197,26 +243,61 @@ public struct CleartextStoragePreferences: Rule {
         }
       }
     }
-  }
-
-  /// The preferences store a receiver is, if it is one.
-  /// The store a `set(_:forKey:)` call writes to: its receiver's, or, called on `self` (written
-  /// or implied) in an extension or subclass of a store, that store (`extension UserDefaults {
-  /// var apiSecret: String? { set { set(newValue, forKey: "apiSecret") } } }`).
-  static func store(of call: FunctionCallExprSyntax, model: SemanticModel) -> String? {
-    let receiver = SyntaxFacts.receiver(of: call)
-    if let receiver, !SyntaxFacts.isSelf(receiver) {
-      return store(of: receiver, model: model)
+    // A secret handed to a helper of the file that writes what it is given to a store
+    // (`store(secretKey, for: .vault)`). Only such a file is looked at: reading every argument
+    // of every file that names a store cost a tenth of a scan of real apps.
+    guard model.declaresPreferencesHelper else { return }
+    var handedWords: [SyntaxIdentifier: String] = [:]
+    let named = SensitiveNames.NamedSites(in: model.tree, patterns: patterns)
+    let handed = model.handedValues { value in
+      guard let word = secretHandedToHelper(value, model: model, patterns: patterns, named: named) else {
+        return false
+      }
+      handedWords[value.id] = word
+      return true
     }
-    let types = SyntaxFacts.enclosingTypeAndSupertypes(of: call)
-    return stores.first { types.contains($0) }
+    context.reportPassed(handed, to: .preferencesValue) { atom, call in
+      handedWords[atom.id].map { (handedMessage(word: $0, helper: call), nil) }
+    }
   }
 
-  static func store(of receiver: ExprSyntax, model: SemanticModel) -> String? {
-    let texts =
-      model.resolver.values(of: receiver).map { SyntaxFacts.text($0.expression) }
-      + [model.resolver.binding(denotedBy: SequenceShape.unwrap(receiver))?.typeName ?? ""]
-    return stores.first { store in texts.contains { $0.hasPrefix(store) } }
+  /// The secret's word when `value`, handed to a call that is not itself a store's setter, is
+  /// named as a secret, alone or with the call's key (an argument labelled `key`, `forKey`, `for`).
+  static func secretHandedToHelper(
+    _ value: ExprSyntax, model: SemanticModel, patterns: [String], named: SensitiveNames.NamedSites
+  ) -> String? {
+    let argument = value.parent?.as(LabeledExprSyntax.self)
+    let call = argument?.parent?.parent?.as(FunctionCallExprSyntax.self)
+    // Most arguments name no secret, nor do the others of their call: ruled out at one look.
+    guard named.occur(in: call.map { Syntax($0.arguments) } ?? Syntax(value)) else { return nil }
+    var keys: [ExprSyntax] = []
+    for other in call?.arguments ?? [] where other.id != argument?.id && isKeyLabel(other.label?.text) {
+      keys.append(other.expression)
+    }
+    guard named.occur(in: value) || keys.contains(where: { named.occur(in: $0) }) else { return nil }
+    if let call, SemanticModel.preferencesSetters.contains(SyntaxFacts.calledName(call) ?? ""),
+      SyntaxFacts.argument(call, labeled: "forKey") != nil, model.preferencesStore(writtenBy: call) != nil
+    {
+      return nil
+    }
+    guard !SensitiveNames.holdsPlainValue(value, model: model),
+      !SensitiveNames.revealsNothingSecret(value, model: model)
+    else { return nil }
+    let words =
+      keys.flatMap { SensitiveNames.words(in: $0, model: model, asKey: true) }
+      + SensitiveNames.words(in: value, model: model)
+    return SensitiveNames.secretWord(in: words, patterns: patterns)
+  }
+
+  static func isKeyLabel(_ label: String?) -> Bool {
+    guard let label = label?.lowercased() else { return false }
+    return label == "for" || label.hasSuffix("key")
+  }
+
+  static func handedMessage(word: String, helper call: CallShape) -> String {
+    let helper = call.isProperty ? "\(call.name).\(call.labels.first ?? "")" : call.signature
+    return
+      "A secret (`\(word)`) is handed to `\(helper)`, which writes it to preferences, a plain property list outside the keychain that backups and jailbroken devices expose. Store it in the keychain with a `ThisDeviceOnly` accessibility class."
   }
 
   static func message(word: String, store: String) -> String {
