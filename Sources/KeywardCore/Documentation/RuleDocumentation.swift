@@ -23,7 +23,10 @@ public enum RuleDocumentation {
     lines.append("")
     lines += section("Description", [metadata.description])
     lines += section("Rationale", [metadata.rationale, ""] + fenced(metadata.vulnerableExample, rule.language))
-    if !rule.valueSinks.isEmpty { lines += section("How far values are followed", [ValueSink.howFarValuesAreFollowed]) }
+    // Preferences helpers are followed only within their file, which the rule's description says.
+    if rule.valueSinks.contains(where: \.parsesFiles) {
+      lines += section("How far values are followed", [ValueSink.howFarValuesAreFollowed])
+    }
     lines += section("Remediation", [metadata.remediation, ""] + fenced(metadata.fixedExample, rule.language))
     lines += section("Configuration", configuration(for: rule))
     lines += section(

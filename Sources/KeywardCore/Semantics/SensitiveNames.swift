@@ -85,9 +85,7 @@ public enum SensitiveNames {
   }
 
   /// Whether `text` contains a pattern at all, whatever its other words say.
-  static func isNamed(_ text: String, patterns: [String]) -> Bool {
-    !namedPatterns(text, patterns: patterns).isEmpty
-  }
+  static func isNamed(_ text: String, patterns: [String]) -> Bool { !namedPatterns(text, patterns: patterns).isEmpty }
 
   /// Where a file's text holds a pattern (the offset of each occurrence, in order; letters
   /// lowercased, `-` and spaces read as `_`, and also with the underscores left out, as names are
@@ -106,9 +104,7 @@ public enum SensitiveNames {
       tree.syntaxTextBytes.withUnsafeBufferPointer { bytes in
         folded.reserveCapacity(bytes.count)
         for (offset, byte) in bytes.enumerated() {
-          let lowered =
-            byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
-            ? underscore : (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+          let lowered = SensitiveNames.folded(byte)
           folded.append(lowered)
           if lowered != underscore {
             joined.append(lowered)
@@ -153,13 +149,17 @@ public enum SensitiveNames {
     folded.reserveCapacity(text.utf8.count)
     joined.reserveCapacity(text.utf8.count)
     for byte in text.utf8 {
-      let lowered =
-        byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ")
-        ? underscore : (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+      let lowered = Self.folded(byte)
       folded.append(lowered)
       if lowered != underscore { joined.append(lowered) }
     }
     return (folded, joined)
+  }
+
+  /// An ASCII letter lowercased, `-` and a space read as `_`, as names are compared.
+  static func folded(_ byte: UInt8) -> UInt8 {
+    if byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") { return UInt8(ascii: "_") }
+    return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
   /// The patterns `text`, lowercased with `-` and spaces read as `_`, contains.
