@@ -60,8 +60,8 @@ public struct HandOffSettler {
   /// `findings` with every hand-off settled as far as the scan allows, in the same order.
   public func settle(_ findings: [Finding]) -> [Finding] {
     // Where each rule of the file already reports on its own: a value whose way ends there is
-    // that finding.
-    let reported = Set(findings.lazy.filter { $0.handOff == nil }.map(Self.site))
+    // that finding. Made on the first value that reaches a sink.
+    var reported: Set<String>?
     return findings.compactMap { finding in
       guard let handOff = finding.handOff else { return finding }
       var settled = finding
@@ -86,7 +86,8 @@ public struct HandOffSettler {
         else { return nil }
         // A value whose way ends where its rule reports on its own (a secret handed to a function
         // that writes it under a key named for it) is that finding, reported once, there.
-        if let end = route.steps.last, reported.contains(Self.site(finding.ruleId, end.location)) { return nil }
+        if reported == nil { reported = Set(findings.lazy.filter { $0.handOff == nil }.map(Self.site)) }
+        if let end = route.steps.last, reported!.contains(Self.site(finding.ruleId, end.location)) { return nil }
         settled.related = route.steps + finding.related
         settled.confidence = finding.confidence.lowered(by: route.guesses)
         return settled

@@ -12,7 +12,7 @@ public struct PreferencesWrite {
 extension SemanticModel {
   /// The types whose `set(_:forKey:)` keeps a value in a plain property list.
   public static let preferencesStores = ["UserDefaults", "NSUbiquitousKeyValueStore"]
-  public static let preferencesSetters = ["set", "setValue", "setObject"]
+  static let preferencesSetters = ["set", "setValue", "setObject"]
 
   /// The file's `set(_:forKey:)`, `setValue(_:forKey:)` and `setObject(_:forKey:)` calls on a
   /// preferences store, in source order (`preferencesWrites`).

@@ -60,9 +60,10 @@ public struct ObjCCleartextStoragePreferences: Rule {
     """
   }
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["NSUserDefaults", "NSUbiquitousKeyValueStore"]
-  }
+  /// The classes whose `setObject:forKey:` keeps a value in a plain property list.
+  static let stores = ["NSUserDefaults", "NSUbiquitousKeyValueStore"]
+
+  public static func prefilterTokens(options: RuleOptions) -> [String] { stores }
 
   /// Only `setObject:forKey:` and `setValue:forKey:` write, and only a secret's name matters.
   public static func mayReport(in bytes: [UInt8], options: RuleOptions) -> Bool {
@@ -73,7 +74,7 @@ public struct ObjCCleartextStoragePreferences: Rule {
   public static func check(_ context: RuleContext) {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let objc = context.objc
-    for write in objc.preferencesWrites(stores: ["NSUserDefaults", "NSUbiquitousKeyValueStore"]) {
+    for write in objc.preferencesWrites(stores: stores) {
       let value = objc.expand(write.value)
       guard let first = value.first, !Self.isPlain(value) else { continue }
       let keyNames = objc.expand(write.key).filter { $0.kind == .string || $0.kind == .identifier }.map(\.text)

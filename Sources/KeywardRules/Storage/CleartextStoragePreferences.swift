@@ -204,7 +204,7 @@ public struct CleartextStoragePreferences: Rule {
   }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
-    ["UserDefaults", "NSUbiquitousKeyValueStore", "AppStorage", "SceneStorage"]
+    SemanticModel.preferencesStores + ["AppStorage", "SceneStorage"]
   }
 
   /// Without a secret's name anywhere in the file, no store call can write one.
@@ -221,13 +221,9 @@ public struct CleartextStoragePreferences: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let model = context.model
     for write in model.preferencesWrites {
-      guard !SensitiveNames.holdsPlainValue(write.value, model: model),
-        !SensitiveNames.revealsNothingSecret(write.value, model: model)
-      else { continue }
-      let words =
-        SensitiveNames.words(in: write.key, model: model, asKey: true)
-        + SensitiveNames.words(in: write.value, model: model)
-      guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
+      guard let word = secretWord(of: write.value, keys: [write.key], model: model, patterns: patterns) else {
+        continue
+      }
       context.report(write.value, message: message(word: word, store: write.store))
     }
     for bindings in model.index.bindingsByName.values {
@@ -275,11 +271,16 @@ public struct CleartextStoragePreferences: Rule {
       keys.append(other.expression)
     }
     guard named.occur(in: value) || keys.contains(where: { named.occur(in: $0) }) else { return nil }
-    if let call, SemanticModel.preferencesSetters.contains(SyntaxFacts.calledName(call) ?? ""),
-      SyntaxFacts.argument(call, labeled: "forKey") != nil, model.preferencesStore(writtenBy: call) != nil
-    {
-      return nil
-    }
+    // A store's own setter is judged as a write.
+    if let call, model.preferencesWrites.contains(where: { $0.call.id == call.id }) { return nil }
+    return secretWord(of: value, keys: keys, model: model, patterns: patterns)
+  }
+
+  /// The secret's word when `value`'s name, or a key it is kept under, names a secret and the
+  /// value can hold one (not a flag, number or date, an identifier or a string in the source).
+  static func secretWord(of value: ExprSyntax, keys: [ExprSyntax], model: SemanticModel, patterns: [String])
+    -> String?
+  {
     guard !SensitiveNames.holdsPlainValue(value, model: model),
       !SensitiveNames.revealsNothingSecret(value, model: model)
     else { return nil }
@@ -296,11 +297,13 @@ public struct CleartextStoragePreferences: Rule {
 
   static func handedMessage(word: String, helper call: CallShape) -> String {
     let helper = call.isProperty ? "\(call.name).\(call.labels.first ?? "")" : call.signature
-    return
-      "A secret (`\(word)`) is handed to `\(helper)`, which writes it to preferences, a plain property list outside the keychain that backups and jailbroken devices expose. Store it in the keychain with a `ThisDeviceOnly` accessibility class."
+    return "A secret (`\(word)`) is handed to `\(helper)`, which writes it to preferences, \(whyAndFix)"
   }
 
   static func message(word: String, store: String) -> String {
-    "A secret (`\(word)`) is written to \(store), a plain property list outside the keychain that backups and jailbroken devices expose. Store it in the keychain with a `ThisDeviceOnly` accessibility class."
+    "A secret (`\(word)`) is written to \(store), \(whyAndFix)"
   }
+
+  static let whyAndFix =
+    "a plain property list outside the keychain that backups and jailbroken devices expose. Store it in the keychain with a `ThisDeviceOnly` accessibility class."
 }
