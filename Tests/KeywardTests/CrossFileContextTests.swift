@@ -253,7 +253,6 @@ import Testing
     "func retrieve(context: Any) -> Data? { nil }",
   ])
   func unsettledHandOffsStayLowConfidence(_ other: String) throws {
-    let protectedStore = Self.store(protection: Self.protected)
     let notFitting = try findings([
       "UnlockViewModel.swift": Self.viewModel,
       "Other.swift": "import LocalAuthentication\nstruct Other { \(other) }\n",

@@ -25,7 +25,7 @@ import Testing
     try write(Self.finding, to: root.appendingPathComponent("Small.swift"))
     let big = root.appendingPathComponent("Huge.swift")
     let chunk = Data(String(repeating: "// filler line for a huge generated file\n", count: 25_000).utf8)
-    FileManager.default.createFile(atPath: big.path, contents: nil)
+    try #require(FileManager.default.createFile(atPath: big.path, contents: nil))
     let handle = try FileHandle(forWritingTo: big)
     while try handle.offset() < 50_000_000 { handle.write(chunk) }
     handle.write(Data(Self.finding.utf8))
