@@ -19,6 +19,8 @@ public struct LAPolicyCase: Sendable, Hashable {
 
   /// Biometrics alone, or biometrics as one of the accepted means.
   public var involvesBiometrics: Bool { rawValue == 1 || rawValue == 4 }
+  /// Whether the device passcode alone satisfies the policy.
+  public var acceptsPasscode: Bool { rawValue == 2 }
 }
 
 /// One `evaluatePolicy` call: its context, its policy, and how its result is delivered.
@@ -72,6 +74,36 @@ extension SemanticModel {
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)))
     }
+  }
+
+  /// Whether a biometric evaluation hands a failure over to one that accepts the device passcode:
+  /// its reply runs a passcode-accepting `evaluatePolicy`, directly or by calling the function or
+  /// closure constant of the file that holds one. Whoever knows the passcode then gets in anyway.
+  public func fallsBackToPasscode(_ evaluation: PolicyEvaluation) -> Bool {
+    guard let reply = evaluation.reply else { return false }
+    let replyRange = reply.position..<reply.endPosition
+    for check in policyEvaluations
+    where check.call.id != evaluation.call.id && check.policies.contains(where: \.acceptsPasscode) {
+      if replyRange.contains(check.call.position) { return true }
+      guard let name = Self.nameOfCallable(holding: Syntax(check.call)) else { continue }
+      if index.calls(named: name).contains(where: { replyRange.contains($0.position) }) { return true }
+    }
+    return false
+  }
+
+  /// The name of the innermost function, or constant or variable holding a closure, around `node`.
+  private static func nameOfCallable(holding node: Syntax) -> String? {
+    var current = node.parent
+    while let ancestor = current {
+      if let function = ancestor.as(FunctionDeclSyntax.self) { return function.name.text }
+      if ancestor.is(ClosureExprSyntax.self), let binding = ancestor.parent?.parent?.as(PatternBindingSyntax.self),
+        let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+      {
+        return name
+      }
+      current = ancestor.parent
+    }
+    return nil
   }
 
   /// Whether a function or type enclosing `node` has "permission" among its name's words.

@@ -41,7 +41,7 @@ public enum SensitiveNames {
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit
   /// `changeToken`, a page cursor, a crypto asset (`tokenBalance`, `tokenAddress`).
   public static let notCredentialTokenWords: Set<String> = [
-    "device", "push", "apns", "fcm", "firebase", "notification", "notifications", "voip", "registration", "sync",
+    "device", "push", "apns", "fcm", "gcm", "firebase", "notification", "notifications", "voip", "registration", "sync",
     "change", "page", "next", "continuation", "cursor", "pagination", "balance", "balances", "address", "symbol",
     "contract", "decimals", "amount", "price", "market", "asset", "assets", "erc20", "coin", "nft", "supply",
     "icon", "logo", "list",
@@ -278,8 +278,14 @@ public enum SensitiveNames {
   /// The names and strings an expression is made of that could reveal what it holds: string
   /// literals it resolves to, and the names it is read from. For a key (`asKey`), values
   /// interpolated into a string say which item it is, not what it holds: `"\(prefix)-\(sessionID)"`
-  /// is a state kept per session, not a session id.
+  /// is a state kept per session, not a session id. A variable also holds what the file puts
+  /// into it by subscript.
   public static func words(in expression: ExprSyntax, model: SemanticModel, asKey: Bool = false) -> [String] {
+    ownWords(in: expression, model: model, asKey: asKey)
+      + (asKey ? [] : subscriptedWords(into: expression, model: model))
+  }
+
+  private static func ownWords(in expression: ExprSyntax, model: SemanticModel, asKey: Bool) -> [String] {
     var words: [String] = []
     var sources = [expression]
     for value in model.resolver.values(of: expression) {
@@ -305,6 +311,29 @@ public enum SensitiveNames {
         case .stringSegment: words.append(token.text)
         default: continue
         }
+      }
+    }
+    return words
+  }
+
+  /// What the file puts into a variable by subscript, keys and values:
+  /// `servers[index][tokenKey] = token` before `defaults.set(servers, …)`.
+  private static func subscriptedWords(into expression: ExprSyntax, model: SemanticModel) -> [String] {
+    guard !model.index.subscriptAssignments.isEmpty,
+      let binding = model.resolver.binding(denotedBy: expression), binding.kind == .variable
+    else { return [] }
+    var words: [String] = []
+    for (target, value) in model.index.subscriptAssignments {
+      var root = target.calledExpression
+      while let inner = root.as(SubscriptCallExprSyntax.self) { root = inner.calledExpression }
+      guard root.is(DeclReferenceExprSyntax.self) || root.is(MemberAccessExprSyntax.self),
+        model.resolver.binding(denotedBy: root)?.id == binding.id
+      else { continue }
+      let keys = target.arguments.map(\.expression)
+      words += keys.flatMap { ownWords(in: $0, model: model, asKey: true) }
+      words += value.tokens(viewMode: .sourceAccurate).compactMap { token in
+        if case .identifier = token.tokenKind { return token.text }
+        return nil
       }
     }
     return words

@@ -162,8 +162,8 @@ public final class SyntaxIndex {
       guard let value = node.initializer?.value else { return }
       index.add(
         Binding(
-          name: name, kind: .constant, node: Syntax(node), scope: scope,
-          type: node.typeAnnotation?.type,
+          name: name, kind: node.bindingSpecifier.tokenKind == .keyword(.var) ? .variable : .constant,
+          node: Syntax(node), scope: scope, type: node.typeAnnotation?.type,
           initializer: value, body: nil, isStatic: false))
     }
 

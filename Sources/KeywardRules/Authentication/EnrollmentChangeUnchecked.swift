@@ -70,6 +70,23 @@ public struct EnrollmentChangeUnchecked: Rule {
       let changed = context.domainState.biometry.stateHash != savedHash
       """,
       "context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\") { ok, _ in }",
+      // A failed or declined face hands over to the passcode: whoever could enrol a face (which
+      // takes the passcode) gets in that way anyway.
+      """
+      func revealKey(completion: @escaping (Bool) -> Void) {
+          let context = LAContext()
+          let askForPasscode = {
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Show the key") { ok, _ in completion(ok) }
+          }
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Show the key") { ok, error in
+              if let error = error as? LAError, error.code == .userFallback || error.code == .authenticationFailed {
+                  askForPasscode()
+              } else {
+                  completion(ok)
+              }
+          }
+      }
+      """,
       """
       import KeychainAccess
       func unlock(keychain: Keychain, done: @escaping (String?) -> Void) {
@@ -94,7 +111,7 @@ public struct EnrollmentChangeUnchecked: Rule {
     else { return }
     for evaluation in model.policyEvaluations
     where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult
-      && !evaluation.requestsPermission
+      && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation)
     {
       if model.binding(of: evaluation) == .keychainBound { continue }
       let pending = model.pendingHandOff(of: evaluation)

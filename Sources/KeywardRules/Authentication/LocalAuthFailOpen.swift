@@ -339,6 +339,25 @@ public struct LocalAuthFailOpen: Rule {
           if !success { completion(false); self.isAuthenticated = false }
       }
       """,
+      // Without biometrics the check falls back to a closure that asks for the passcode.
+      """
+      func confirmOwner(completion: @escaping (Bool) -> Void) {
+          let context = LAContext()
+          let askForPasscode = {
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Show the key") { ok, _ in
+                  completion(ok)
+              }
+          }
+          var error: NSError?
+          guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+              askForPasscode()
+              return
+          }
+          context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Show the key") { ok, _ in
+              ok ? completion(true) : askForPasscode()
+          }
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {

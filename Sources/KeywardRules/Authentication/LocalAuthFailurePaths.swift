@@ -309,12 +309,20 @@ struct GrantFinder {
     return false
   }
 
-  /// Whether calling the file's function `name` evaluates a policy (looking two calls deep).
+  /// Whether calling the file's function or closure `name` evaluates a policy (looking two
+  /// calls deep): `let passcodeCheck = { context.evaluatePolicy(…) }` authenticates when called.
   func authenticatesWhenCalled(_ name: String, depth: Int) -> Bool {
     if Self.authenticatingCalls.contains(name) { return true }
     guard depth < 2 else { return false }
-    for function in (model.index.bindingsByName[name] ?? []) where function.kind == .function {
-      if callNames(in: function.node).contains(where: { authenticatesWhenCalled($0, depth: depth + 1) }) { return true }
+    for binding in model.index.bindingsByName[name] ?? [] {
+      let body: Syntax?
+      switch binding.kind {
+      case .function: body = binding.node
+      case .constant, .variable: body = binding.initializer?.as(ClosureExprSyntax.self).map(Syntax.init)
+      case .parameter, .computed: body = nil
+      }
+      guard let body else { continue }
+      if callNames(in: body).contains(where: { authenticatesWhenCalled($0, depth: depth + 1) }) { return true }
     }
     return false
   }

@@ -90,8 +90,23 @@ public struct CleartextStoragePreferences: Rule {
           preferences.set(value: ↓authToken, for: "session")
       }
       """,
+      // The list of accounts gets the session token by subscript before it is written.
+      """
+      func remember(_ session: Session, at index: Int) {
+          guard var accounts = UserDefaults.standard.array(forKey: "accounts") as? [[String: String]] else { return }
+          accounts[index]["authToken"] = session.token
+          UserDefaults.standard.set(↓accounts, forKey: "accounts")
+      }
+      """,
     ],
     clean: [
+      """
+      func remember(_ account: Account, at index: Int) {
+          var accounts = UserDefaults.standard.array(forKey: "accounts") as? [[String: String]] ?? []
+          accounts[index]["displayName"] = account.name
+          UserDefaults.standard.set(accounts, forKey: "accounts")
+      }
+      """,
       #"UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")"#,
       #"UserDefaults.standard.set(theme, forKey: "theme")"#,
       // Flags, counts and dates about a secret are not the secret.
@@ -143,6 +158,19 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(addressList, forKey: "addressesWithPrivateKeys")"#,
       #"UserDefaults.standard.set(selectedTokenSymbol, forKey: "favoriteTokenSymbol")"#,
       #"UserDefaults.standard.set(nil, forKey: "authToken")"#,
+      // Google Cloud Messaging, the name Firebase's push registration token had before FCM.
+      """
+      final class Preferences {
+          enum Key: String { case gcmToken, currentEnvironment }
+          private let defaults = UserDefaults.standard
+          func set(value: String?, forKey key: Key) { defaults.set(value, forKey: key.rawValue) }
+          func wipeKeepingPushRegistration() {
+              let currentToken = defaults.string(forKey: Key.gcmToken.rawValue)
+              defaults.removePersistentDomain(forName: "app")
+              set(value: currentToken, forKey: .gcmToken)
+          }
+      }
+      """,
       // The value's own name or type says what kind of token the key means.
       """
       func messaging(_ messaging: Messaging, didReceiveRegistrationToken fcmToken: String?) {
