@@ -31,12 +31,21 @@ extension ObjCModel {
         found.append((token, value, true))
       }
     }
-    for token in tokens where token.kind == .identifier {
-      if let name = Self.wrapperAccessibility[token.text], let value = AccessibilityClass.named(name) {
+    for (index, token) in tokens.enumerated() where token.kind == .identifier {
+      if let name = Self.wrapperAccessibility[token.text], let value = AccessibilityClass.named(name),
+        !namesWithoutChoosing(at: index)
+      {
         found.append((token, value, false))
       }
     }
     return found
+  }
+
+  /// Whether the identifier at `index` names a wrapper's constant without choosing it: an
+  /// enumerator of the enum that declares it, or the `case` label of a table that maps it.
+  func namesWithoutChoosing(at index: Int) -> Bool {
+    if index > 0, tokens[index - 1].text == "case" { return true }
+    return enumBodies.contains { $0.contains(tokens[index].start) }
   }
 
   /// Flags given to `SecAccessControlCreateWithFlags` (`kSecAccessControl...` constants combined
@@ -44,8 +53,10 @@ extension ObjCModel {
   /// that carries each.
   public var accessControlFlags: [(token: ObjCToken, flags: [AccessControlFlag], fromInteger: Bool)] {
     var found = accessControlCreations.flatMap(\.self)
-    for token in tokens where token.kind == .identifier {
-      if let name = Self.wrapperPolicies[token.text], let flag = AccessControlFlag.named(name) {
+    for (index, token) in tokens.enumerated() where token.kind == .identifier {
+      if let name = Self.wrapperPolicies[token.text], let flag = AccessControlFlag.named(name),
+        !namesWithoutChoosing(at: index)
+      {
         found.append((token, [flag], false))
       }
     }

@@ -27,6 +27,10 @@ public final class ObjCModel {
   /// SecAccessControlCreateFlags kFlags = ...;`), by name, as token lists.
   public private(set) lazy var constants: [String: [ObjCToken]] = collectConstants()
 
+  /// Byte ranges of the bodies of the file's enum declarations (`typedef NS_ENUM(…) { … }`,
+  /// `NS_OPTIONS`, `enum Name { … }`): their names are declared there, not used.
+  lazy var enumBodies: [Range<Int>] = collectEnumBodies()
+
   /// The file's keychain dictionaries, with what the file does with each (`ObjCKeychainItems.swift`).
   public private(set) lazy var keychainDictionaries: [ObjCKeychainDictionary] = collectKeychainDictionaries()
 
@@ -174,6 +178,24 @@ public final class ObjCModel {
   // MARK: Structure
 
   private static let openers: [String: String] = ["(": ")", "[": "]", "{": "}"]
+
+  private func collectEnumBodies() -> [Range<Int>] {
+    let introducers: Set<String> = ["enum", "NS_ENUM", "NS_OPTIONS", "NS_CLOSED_ENUM", "NS_ERROR_ENUM"]
+    var bodies: [Range<Int>] = []
+    var index = 0
+    while index < tokens.count {
+      defer { index += 1 }
+      guard tokens[index].kind == .identifier, introducers.contains(tokens[index].text) else { continue }
+      // The body opens before the declaration's end: `enum X : T {`, `NS_ENUM(T, X) {`.
+      var open = index + 1
+      while open < tokens.count, open - index < 32, tokens[open].text != "{", tokens[open].text != ";" { open += 1 }
+      guard open < tokens.count, tokens[open].text == "{" else { continue }
+      let (_, close) = group(from: open)
+      bodies.append(tokens[open].start..<(close < tokens.count ? tokens[close].end : Int.max))
+      index = close
+    }
+    return bodies
+  }
 
   /// The tokens inside the bracket at `open`, and the index of its closing bracket.
   func group(from open: Int) -> ([ObjCToken], Int) {

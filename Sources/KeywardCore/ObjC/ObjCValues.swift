@@ -20,7 +20,11 @@ struct ObjCValueSources {
         let body = (index + 1)..<min(close, tokens.count)
         bodies.append(tokens[index].start..<(close < tokens.count ? tokens[close].end : Int.max))
         collectAssignments(in: body, of: tokens, number: bodies.count - 1)
-        if let name = Self.argumentlessName(before: index, in: tokens) {
+        // A method that only switches over a value maps each case to its own value: it offers
+        // them all, and the choice is made where the switched value is set.
+        if let name = Self.argumentlessName(before: index, in: tokens),
+          !Self.isSoleSwitch(body, of: tokens, group: group)
+        {
           returns[name, default: []] += Self.returned(in: body, of: tokens)
         }
         index = close + 1
@@ -87,6 +91,20 @@ struct ObjCValueSources {
       }
     }
     return nil
+  }
+
+  /// `switch (x) { case …: return …; … }` as the body's only statement, with two cases or more.
+  private static func isSoleSwitch(
+    _ body: Range<Int>, of tokens: [ObjCToken], group: (Int) -> ([ObjCToken], Int)
+  ) -> Bool {
+    guard body.count > 4, tokens[body.lowerBound].text == "switch", tokens[body.lowerBound + 1].text == "(" else {
+      return false
+    }
+    let (_, subjectClose) = group(body.lowerBound + 1)
+    let open = subjectClose + 1
+    guard open < body.upperBound, tokens[open].text == "{" else { return false }
+    let (inside, close) = group(open)
+    return close + 1 >= body.upperBound && inside.filter { $0.text == "case" }.count >= 2
   }
 
   private static func returned(in body: Range<Int>, of tokens: [ObjCToken]) -> [[ObjCToken]] {

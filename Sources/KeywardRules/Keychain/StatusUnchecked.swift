@@ -16,7 +16,9 @@ public struct StatusUnchecked: Rule {
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
       and is not reported unless `includeDelete` is set. An item whose data is only a flag or \
-      bytes written in the source (`Data([1])`) holds no secret and is reported only by strict.
+      bytes written in the source (`Data([1])`) holds no secret and is reported only by strict; \
+      so is a `SecItemCopyMatching` whose result the code then looks at (`return result as? \
+      Data`): a failure leaves it empty and reads as "no item", which fails closed.
       """,
     rationale: """
       When the add fails silently the app carries on as if the secret were protected: it may \
@@ -69,9 +71,26 @@ public struct StatusUnchecked: Rule {
           ↓SecItemAdd(item as CFDictionary, nil)
         }
         """, profile: .strict),
+      RuleExample(
+        """
+        func load() -> Data? {
+          var result: AnyObject?
+          ↓SecItemCopyMatching(query as CFDictionary, &result)
+          return result as? Data
+        }
+        """, profile: .strict),
     ],
     clean: [
       "let status = SecItemAdd(query as CFDictionary, nil); return status",
+      // A failed read leaves `result` empty: the caller gets nil, as for a missing item.
+      """
+      func load() -> Data? {
+        var result: AnyObject?
+        SecItemCopyMatching(query as CFDictionary, &result)
+        guard let data = result as? Data else { return nil }
+        return data
+      }
+      """,
       """
       func store() -> Bool {
         var status = SecItemAdd(query as CFDictionary, nil)
@@ -147,8 +166,14 @@ public struct StatusUnchecked: Rule {
           continue
         }
         // A lost flag is a reliability problem, not a weakness: only strict reports items whose
-        // data is evidently no secret.
-        if !context.options.reportsWeakEvidence, storesOnlyPlainData(call, model: context.model) { continue }
+        // data is evidently no secret. Nor is a read whose result the code then looks at: a
+        // failure leaves the result empty and reads as "no item", which fails closed.
+        if !context.options.reportsWeakEvidence,
+          storesOnlyPlainData(call, model: context.model)
+            || (name == "SecItemCopyMatching" && resultIsInspected(call, resolver: context.model.resolver))
+        {
+          continue
+        }
         context.report(call, message: message(for: name, ignored: ignored))
       }
     }
@@ -163,12 +188,27 @@ public struct StatusUnchecked: Rule {
   }
 
   /// The local name a call's status goes into when nothing reads it afterwards: `let status =`
-  /// never looked at, or a retry's `status = SecItemAdd(...)` after the last check. A read
-  /// counts when it comes later in the text, or sits in a loop around the call, a `defer` or a
-  /// closure (those may run later). Properties and names from outside the scope are not judged.
+  /// never looked at, or a retry's `status = SecItemAdd(...)` after the last check.
   static func unreadStore(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> String? {
     guard let binding = storingBinding(of: call, resolver: resolver),
-      binding.kind == .variable || binding.kind == .constant,
+      isRead(binding, after: call, resolver: resolver) == false
+    else { return nil }
+    return binding.name
+  }
+
+  /// Whether `SecItemCopyMatching(query, &result)` is followed by a read of `result`.
+  static func resultIsInspected(_ call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Bool {
+    guard let argument = SyntaxFacts.argument(call, at: 1)?.as(InOutExprSyntax.self),
+      let binding = resolver.binding(denotedBy: argument.expression)
+    else { return false }
+    return isRead(binding, after: call, resolver: resolver) == true
+  }
+
+  /// Whether a local is read after `call`: later in the text, or in a loop around the call, a
+  /// `defer` or a closure (those may run later). Nil for properties and names whose scope is
+  /// not an ordered list of statements: they are not judged.
+  static func isRead(_ binding: Binding, after call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Bool? {
+    guard binding.kind == .variable || binding.kind == .constant,
       let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil }),
       SyntaxFacts.isOrderedScope(scope)
     else { return nil }
@@ -181,14 +221,14 @@ public struct StatusUnchecked: Rule {
       guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !writes.contains(reference.id),
         resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
       else { continue }
-      if reference.position >= call.endPosition { return nil }
-      if let loop, loop.position <= reference.position, reference.endPosition <= loop.endPosition { return nil }
+      if reference.position >= call.endPosition { return true }
+      if let loop, loop.position <= reference.position, reference.endPosition <= loop.endPosition { return true }
       let runsLater = reference.ancestorOrSelf {
         $0.is(DeferStmtSyntax.self) || $0.is(ClosureExprSyntax.self) || $0.is(FunctionDeclSyntax.self) ? $0 : nil
       }
-      if let runsLater, runsLater.position > scope.position { return nil }
+      if let runsLater, runsLater.position > scope.position { return true }
     }
-    return binding.name
+    return false
   }
 
   /// The binding `call`'s value is stored in: `let status = call` or `status = call`.

@@ -67,6 +67,13 @@ public struct ObjCWeakBiometricACL: Rule {
     ],
     clean: [
       "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
+      // The wrapper's own declaration of its policy constants.
+      """
+      typedef NS_OPTIONS(unsigned long, UICKeyChainStoreAuthenticationPolicy) {
+          UICKeyChainStoreAuthenticationPolicyUserPresence = 1 << 0,
+          UICKeyChainStoreAuthenticationPolicyTouchIDAny NS_ENUM_AVAILABLE(10_12_1, 9_0) = 1u << 1,
+      };
+      """,
       "SecAccessControlCreateWithFlags(NULL, protection, 8, NULL);",
       "// SecAccessControlCreateWithFlags(NULL, p, kSecAccessControlBiometryAny, NULL);",
       "if (context.biometryType == LABiometryTypeFaceID) { NSLog(@\"kSecAccessControlBiometryAny\"); }",

@@ -46,6 +46,34 @@ public struct ObjCWeakKeychainAccessibility: Rule {
       #"NSString *help = @"kSecAttrAccessible: kSecAttrAccessibleAlways is deprecated";"#,
       "if ([attributes[(__bridge id)kSecAttrAccessible] isEqual:(__bridge id)kSecAttrAccessibleAlways]) { [self migrate]; }",
       "char c = '\"'; NSString *s = @\"kSecAttrAccessibleAlways\";",
+      // The wrapper's own declaration of its constants, and its table mapping them.
+      """
+      typedef NS_ENUM(NSInteger, UICKeyChainStoreAccessibility) {
+          UICKeyChainStoreAccessibilityWhenUnlocked = 1,
+          UICKeyChainStoreAccessibilityAlways,
+          UICKeyChainStoreAccessibilityAlwaysThisDeviceOnly,
+      };
+      """,
+      """
+      - (CFTypeRef)accessibilityObject
+      {
+          switch (_accessibility) {
+              case UICKeyChainStoreAccessibilityWhenUnlocked:
+                  return kSecAttrAccessibleWhenUnlocked;
+              case UICKeyChainStoreAccessibilityAlways:
+                  return kSecAttrAccessibleAlways;
+              default:
+                  return nil;
+          }
+      }
+      - (void)store:(NSData *)data {
+          NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
+          attributes[(__bridge id)kSecValueData] = data;
+          CFTypeRef accessibility = [self accessibilityObject];
+          attributes[(__bridge id)kSecAttrAccessible] = (__bridge id)accessibility;
+          SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+      }
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
