@@ -63,27 +63,7 @@ public struct ObjCItemMigratable: Rule {
         SecItemAdd((__bridge CFDictionaryRef)query, NULL);
         """, profile: .strict),
       // A wrapper's table from its own setting to every class: the choice is where the setting is set.
-      RuleExample(
-        """
-        - (CFTypeRef)accessibilityObject
-        {
-            switch (_accessibility) {
-                case StoreAccessibilityWhenUnlocked:
-                    return kSecAttrAccessibleWhenUnlocked;
-                case StoreAccessibilityAlways:
-                    return kSecAttrAccessibleAlways;
-                default:
-                    return nil;
-            }
-        }
-        - (void)store:(NSData *)data {
-            NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
-            attributes[(__bridge id)kSecValueData] = data;
-            CFTypeRef accessibility = [self accessibilityObject];
-            attributes[(__bridge id)kSecAttrAccessible] = (__bridge id)accessibility;
-            SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
-        }
-        """, profile: .strict),
+      RuleExample(ObjCWeakKeychainAccessibility.wrapperMappingTable, profile: .strict),
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessible"] }

@@ -54,27 +54,31 @@ public struct ObjCWeakKeychainAccessibility: Rule {
           UICKeyChainStoreAccessibilityAlwaysThisDeviceOnly,
       };
       """,
-      """
-      - (CFTypeRef)accessibilityObject
-      {
-          switch (_accessibility) {
-              case UICKeyChainStoreAccessibilityWhenUnlocked:
-                  return kSecAttrAccessibleWhenUnlocked;
-              case UICKeyChainStoreAccessibilityAlways:
-                  return kSecAttrAccessibleAlways;
-              default:
-                  return nil;
-          }
-      }
-      - (void)store:(NSData *)data {
-          NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
-          attributes[(__bridge id)kSecValueData] = data;
-          CFTypeRef accessibility = [self accessibilityObject];
-          attributes[(__bridge id)kSecAttrAccessible] = (__bridge id)accessibility;
-          SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
-      }
-      """,
+      RuleExample(wrapperMappingTable),
     ])
+
+  /// A wrapper's table from its own setting to every accessibility class, which the wrapper
+  /// stores with: the choice is made where the setting is set, not here.
+  static let wrapperMappingTable = """
+    - (CFTypeRef)accessibilityObject
+    {
+        switch (_accessibility) {
+            case UICKeyChainStoreAccessibilityWhenUnlocked:
+                return kSecAttrAccessibleWhenUnlocked;
+            case UICKeyChainStoreAccessibilityAlways:
+                return kSecAttrAccessibleAlways;
+            default:
+                return nil;
+        }
+    }
+    - (void)store:(NSData *)data {
+        NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
+        attributes[(__bridge id)kSecValueData] = data;
+        CFTypeRef accessibility = [self accessibilityObject];
+        attributes[(__bridge id)kSecAttrAccessible] = (__bridge id)accessibility;
+        SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+    }
+    """
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     WeakKeychainAccessibility.prefilterTokens(options: options) + [
