@@ -28,6 +28,14 @@ import Testing
     // A screen element is what a name is about only as its last part.
     #expect(!SensitiveNames.matches("passwordField", patterns: patterns))
     #expect(SensitiveNames.matches("easyViewPassword", patterns: patterns))
+    // A certificate is public; the password of one is a password.
+    #expect(!SensitiveNames.matches("tokenSigningCertificate", patterns: patterns))
+    #expect(SensitiveNames.matches("certificatePassword", patterns: patterns))
+    #expect(SensitiveNames.matches("sslClientCertPassphrase", patterns: patterns))
+    // Abbreviations and recovery words name secrets too; a count of them does not.
+    #expect(SensitiveNames.matches("signerPrivkey", patterns: patterns))
+    #expect(SensitiveNames.matches("walletMnemonic", patterns: patterns))
+    #expect(!SensitiveNames.matches("mnemonicWordCount", patterns: patterns))
     // Push and asset words veto a token, not a password.
     #expect(SensitiveNames.matches("devicePassword", patterns: patterns))
   }

@@ -140,6 +140,7 @@ extension SemanticModel {
   /// against the queries that add.
   private static func markProbes(_ queries: inout [KeychainQuery]) {
     struct Delete {
+      var call: FunctionCallExprSyntax
       var position: AbsolutePosition
       var body: SyntaxIdentifier?
       var query: Int
@@ -150,19 +151,22 @@ extension SemanticModel {
       for call in query.operations where SyntaxFacts.calledName(call) == "SecItemDelete" {
         deletes.append(
           Delete(
-            position: call.position, body: enclosingBody(of: Syntax(call))?.id, query: index,
+            call: call, position: call.position, body: enclosingBody(of: Syntax(call))?.id, query: index,
             account: accountText(of: query)))
       }
     }
     guard !deletes.isEmpty else { return }
     for index in queries.indices {
       let adds = queries[index].operations.filter { SyntaxFacts.calledName($0) == "SecItemAdd" }
-      guard let lastAdd = adds.lazy.map({ $0.position }).max() else { continue }
+      guard let lastAdd = adds.max(by: { $0.position < $1.position }) else { continue }
       let body = enclosingBody(of: Syntax(adds[0]))?.id
       let account = accountText(of: queries[index])
+      // A delete in the other branch (`if let value { add } else { delete }`) removes another
+      // time's item, not this one.
       queries[index].isProbe = deletes.contains { delete in
-        delete.position > lastAdd && delete.body == body
+        delete.position > lastAdd.position && delete.body == body
           && (delete.query == index || (account != nil && delete.account == account))
+          && !BranchFacts.neverRunTogether(delete.call, lastAdd)
       }
     }
   }

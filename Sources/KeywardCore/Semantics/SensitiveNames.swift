@@ -4,8 +4,11 @@ import SwiftSyntax
 /// Recognises names and strings that suggest a secret: `authToken`, `"user_password"`.
 public enum SensitiveNames {
   public static let defaultPatterns = [
-    "password", "passwd", "passcode", "secret", "token", "credential", "apikey", "api_key", "privatekey",
-    "private_key", "sessionid", "session_id", "pincode", "pin_code", "bearer", "cookie",
+    "password", "passwd", "passcode", "passphrase", "secret", "token", "credential", "apikey", "api_key",
+    "privatekey", "private_key", "privkey", "priv_key", "presharedkey", "pre_shared_key", "sessionid", "session_id",
+    "sessionauth",
+    "session_auth", "pincode", "pin_code", "bearer", "cookie", "mnemonic", "seedphrase", "seed_phrase",
+    "recoveryphrase", "recovery_phrase",
   ]
 
   /// The option rules that judge names take, with the default patterns.
@@ -16,7 +19,7 @@ public enum SensitiveNames {
   /// Words that make a name that shares a word with secrets mean something else: a flag, count,
   /// date or label about the secret (`isPasswordSet`, `pinAttempts`, `passwordHint`), or a
   /// public value (`publicKey`, a canary).
-  public static let notSecretWords: Set<String> = screenWords.union([
+  public static let notSecretWords: Set<String> = headOnlyWords.union([
     // Flags and states.
     "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable",
     "disable", "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed",
@@ -29,13 +32,13 @@ public enum SensitiveNames {
     "expires", "expire", "date", "time", "timestamp", "timeout", "interval", "duration", "last", "updated", "created",
     "hint", "prompt", "reminder", "strength", "format", "version", "requirement", "requirements", "complexity",
     "url", "endpoint", "host", "formatted", "salt", "canary", "dummy", "sample", "example", "public", "pub",
-    "certificate", "cert",
   ])
 
-  /// Words of `notSecretWords` naming a screen element (a `passwordField`): they veto only as the
-  /// name's head.
-  static let screenWords: Set<String> = [
+  /// Words of `notSecretWords` that veto only as the name's head: a screen element (a
+  /// `passwordField`), a certificate (public, but a `certificatePassword` is a password).
+  static let headOnlyWords: Set<String> = [
     "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue",
+    "certificate", "cert",
   ]
 
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit
@@ -58,11 +61,11 @@ public enum SensitiveNames {
     if let with = words.firstIndex(where: { $0 == "with" || $0 == "without" }), with > 0 {
       return matches(words[..<with].joined(separator: "_"), patterns: patterns)
     }
-    // A screen element names the thing only after the secret's word, as its head:
-    // `passwordField` is a field, `easyViewPassword` a password.
+    // A screen element or a certificate names the thing only after the secret's word, as its
+    // head: `passwordField` is a field, `easyViewPassword` and `certificatePassword` passwords.
     let secretAt = words.indices.first { isNamed(words[$0], patterns: patterns) } ?? 0
     if words.indices.contains(where: {
-      notSecretWords.contains(words[$0]) && !(screenWords.contains(words[$0]) && $0 < secretAt)
+      notSecretWords.contains(words[$0]) && !(headOnlyWords.contains(words[$0]) && $0 < secretAt)
     }) {
       return false
     }
@@ -317,8 +320,9 @@ public enum SensitiveNames {
   }
 
   /// What the file puts into a variable by subscript, keys and values:
-  /// `servers[index][tokenKey] = token` before `defaults.set(servers, …)`.
-  private static func subscriptedWords(into expression: ExprSyntax, model: SemanticModel) -> [String] {
+  /// `servers[index][tokenKey] = token` before `defaults.set(servers, …)`, and one step further
+  /// through a copy put back (`server[passwordKey] = password; servers[index] = server`).
+  private static func subscriptedWords(into expression: ExprSyntax, model: SemanticModel, depth: Int = 0) -> [String] {
     guard !model.index.subscriptAssignments.isEmpty,
       let binding = model.resolver.binding(denotedBy: expression), binding.kind == .variable
     else { return [] }
@@ -334,6 +338,9 @@ public enum SensitiveNames {
       words += value.tokens(viewMode: .sourceAccurate).compactMap { token in
         if case .identifier = token.tokenKind { return token.text }
         return nil
+      }
+      if depth == 0, value.is(DeclReferenceExprSyntax.self) {
+        words += subscriptedWords(into: value, model: model, depth: 1)
       }
     }
     return words

@@ -69,6 +69,19 @@ public struct HardcodedKeychainSecret: Rule {
           SecItemAdd(item as CFDictionary, nil)
       }
       """,
+      // The delete is the other branch: it removes the item another call stored.
+      """
+      func saveDemoPassword(_ enabled: Bool) {
+          let account = "demo"
+          if enabled {
+              let item: [String: Any] = [kSecAttrAccount as String: account, kSecValueData as String: Data(↓"demo-password-123".utf8)]
+              SecItemAdd(item as CFDictionary, nil)
+          } else {
+              let query: [String: Any] = [kSecAttrAccount as String: account]
+              SecItemDelete(query as CFDictionary)
+          }
+      }
+      """,
       """
       enum Vault {
           static func store(_ secret: String) {

@@ -52,6 +52,13 @@ public struct CleartextStoragePreferences: Rule {
       #"NSUbiquitousKeyValueStore.default.set(↓pin, forKey: "userPinCode")"#,
       #"UserDefaults.standard.set(↓value, forKey: "token-\(accountID)")"#,
       #"UserDefaults.standard.set(↓saltedPassword, forKey: "passwordWithSalt")"#,
+      // A wallet's recovery words, a VPN tunnel's pre-shared key, an API session's auth value.
+      #"UserDefaults.standard.set(↓words.joined(separator: " "), forKey: "walletMnemonic")"#,
+      """
+      let sharedDefaults = UserDefaults(suiteName: "group.vpn")!
+      sharedDefaults.set(↓config.presharedKey, forKey: "wgKey")
+      """,
+      #"UserDefaults(suiteName: group)?.set(↓session.sessionAuthHash, forKey: "activeUser")"#,
       // A key constant named for where the secret is kept.
       """
       enum Wallet { static let privateKeyStorageKey = "wallet.signing" }
@@ -98,6 +105,16 @@ public struct CleartextStoragePreferences: Rule {
           UserDefaults.standard.set(↓accounts, forKey: "accounts")
       }
       """,
+      """
+      func updateClientCertificate(at index: Int, password: String) {
+          guard var accounts = UserDefaults.standard.array(forKey: "accounts") as? [[String: String]] else { return }
+          var account = accounts[index]
+          account["certificatePassword"] = password
+          accounts[index] = account
+          UserDefaults.standard.set(↓accounts, forKey: "accounts")
+      }
+      """,
+      #"UserDefaults.standard.set(↓signer.privkey, forKey: "signerKey")"#,
     ],
     clean: [
       """
@@ -111,6 +128,7 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(theme, forKey: "theme")"#,
       // Flags, counts and dates about a secret are not the secret.
       #"UserDefaults.standard.set(true, forKey: "isPasscodeSet")"#,
+      #"UserDefaults.standard.set(words.count, forKey: "mnemonicWordCount")"#,
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
       // A setter's new value of a property declared `Int`: a number, whatever the key says.
