@@ -137,6 +137,34 @@ extension SemanticModel {
     activeWrappers.flatMap { wrapperSources($0.site(setting), of: $0).map(\.expression) }
   }
 
+  /// Wrapper calls that look items up or remove them: a setting given to them selects items,
+  /// it stores none (`hasValue(forKey:withAccessibility:)`, `string(forKey:withAccessibility:)`).
+  static let lookupCallPrefixes = [
+    "has", "string", "data", "object", "bool", "integer", "double", "float", "remove", "delete", "get", "contains",
+    "exists", "read", "load", "fetch", "all",
+  ]
+
+  static func looksItemsUp(_ call: FunctionCallExprSyntax) -> Bool {
+    guard let name = SyntaxFacts.calledName(call)?.lowercased() else { return false }
+    return lookupCallPrefixes.contains(where: name.hasPrefix)
+  }
+
+  /// Whether a wrapper setting is made on a chain (or call) that also turns iCloud Keychain
+  /// synchronization on: `Keychain(service:).synchronizable(true).accessibility(.afterFirstUnlock)`,
+  /// `Valet.iCloudValet(with:accessibility:)`.
+  public func isSynchronizedAlong(_ value: WrapperValue) -> Bool {
+    guard let call = value.call else { return false }
+    return wrapperValues(.synchronizable).contains { synchronizing in
+      guard let other = synchronizing.call,
+        synchronizing.expression.id == ExprSyntax(other).id || SyntaxFacts.text(synchronizing.expression) == "true"
+      else { return false }
+      func holds(_ outer: FunctionCallExprSyntax, _ inner: FunctionCallExprSyntax) -> Bool {
+        outer.range.lowerBound <= inner.range.lowerBound && inner.range.upperBound <= outer.range.upperBound
+      }
+      return holds(call, other) || holds(other, call)
+    }
+  }
+
   /// Whether `call` is `Type(...)` for a type that is not one of the wrapper's.
   private func constructsAnotherType(_ call: FunctionCallExprSyntax, than mapping: WrapperMapping) -> Bool {
     guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { return false }
@@ -154,7 +182,7 @@ extension SemanticModel {
       for calls in index.callsByName.values {
         // Building a value of another type (`Entry(isSynchronizable: true)`) sets nothing of the
         // wrapper's, whatever its argument labels.
-        for call in calls where !constructsAnotherType(call, than: mapping) {
+        for call in calls where !constructsAnotherType(call, than: mapping) && !Self.looksItemsUp(call) {
           for argument in call.arguments where site.argumentLabels.contains(argument.label?.text ?? "") {
             sources.append((argument.expression, call))
           }

@@ -12,8 +12,8 @@ public struct ItemMigratable: Rule {
     description: """
       Accessibility classes without `ThisDeviceOnly` (`kSecAttrAccessibleWhenUnlocked`, \
       `kSecAttrAccessibleAfterFirstUnlock`) let the item travel in encrypted backups and restore \
-      onto another device. Keyward reports them on queries that store data and on the protection \
-      class of access controls. The deprecated `Always` classes are left to \
+      onto another device. Keyward reports them on queries that store data, on the protection \
+      class of access controls, and where a keychain wrapper library is given one. The deprecated `Always` classes are left to \
       `swift.weak_keychain_accessibility`.
       """,
     rationale: """
@@ -41,14 +41,40 @@ public struct ItemMigratable: Rule {
     flagged: [
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: ↓kSecAttrAccessibleAfterFirstUnlock]",
       "let access = SecAccessControlCreateWithFlags(nil, ↓kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)",
+      """
+      import SwiftKeychainWrapper
+      func storeDatabaseKey(_ key: String) {
+          KeychainWrapper.standard.set(key, forKey: "databaseKey", withAccessibility: ↓.afterFirstUnlock)
+      }
+      """,
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]",
       "let lookup: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked, kSecReturnData as String: true]",
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleAlways]",
+      """
+      import SwiftKeychainWrapper
+      func storeDatabaseKey(_ key: String) {
+          KeychainWrapper.standard.set(key, forKey: "databaseKey", withAccessibility: .afterFirstUnlockThisDeviceOnly)
+      }
+      """,
+      // A lookup selects items by their class; a synchronized item cannot stay on this device.
+      """
+      import SwiftKeychainWrapper
+      func hasDatabaseKey() -> Bool {
+          KeychainWrapper.standard.hasValue(forKey: "databaseKey", withAccessibility: .afterFirstUnlock)
+      }
+      """,
+      """
+      import KeychainAccess
+      let backedUp = Keychain(service: "sync").synchronizable(true).accessibility(.afterFirstUnlock)
+      let shared = Keychain(service: "shared").accessibility(.afterFirstUnlock).synchronizable(true)
+      """,
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessible"] }
+
+  public static let readsWrapperSettings = true
 
   public static func check(_ context: RuleContext) {
     let model = context.model
@@ -70,6 +96,18 @@ public struct ItemMigratable: Rule {
         message:
           "`\(accessibility.name)` lets this secret travel in backups and restore onto another device, which can then act as this one. Use `\(fixed)`.",
         confidence: value.isConditional ? .low : nil, fix: fix)
+    }
+    // The same classes chosen through a keychain wrapper (`.accessibility(.afterFirstUnlock)`).
+    // A synchronized item cannot be `ThisDeviceOnly`: `swift.keychain_synchronizable_secret` judges it.
+    for value in model.wrapperValues(.accessibility) {
+      guard let accessibility = AccessibilityClass.named(value.meaning), !accessibility.isThisDeviceOnly,
+        !accessibility.isDeprecated, !model.isSynchronizedAlong(value)
+      else { continue }
+      context.report(
+        value.expression,
+        message:
+          "`\(SyntaxFacts.text(value.expression))` (\(value.library) for `\(accessibility.name)`) lets this secret travel in backups and restore onto another device, which can then act as this one. Use the library's `ThisDeviceOnly` variant.",
+        confidence: value.isConditional ? .low : nil)
     }
   }
 }
