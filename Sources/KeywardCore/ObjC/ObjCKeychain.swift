@@ -1,10 +1,10 @@
 /// The keychain questions of the Objective-C rules, answered once for all of them.
 extension ObjCModel {
   /// UICKeyChainStore and SAMKeychain names that stand for keychain constants.
-  static let wrapperAccessibility: [String: String] = [
-    "UICKeyChainStoreAccessibilityAlways": "kSecAttrAccessibleAlways",
-    "UICKeyChainStoreAccessibilityAlwaysThisDeviceOnly": "kSecAttrAccessibleAlwaysThisDeviceOnly",
-  ]
+  static let wrapperAccessibility: [String: String] = Dictionary(
+    uniqueKeysWithValues: AccessibilityClass.all.map {
+      ("UICKeyChainStoreAccessibility" + $0.name.dropFirst("kSecAttrAccessible".count), $0.name)
+    })
   static let wrapperPolicies: [String: String] = [
     "UICKeyChainStoreAuthenticationPolicyUserPresence": "userPresence",
     "UICKeyChainStoreAuthenticationPolicyTouchIDAny": "touchIDAny",
@@ -31,14 +31,19 @@ extension ObjCModel {
         found.append((token, value, true))
       }
     }
-    for (index, token) in tokens.enumerated() where token.kind == .identifier {
-      if let name = Self.wrapperAccessibility[token.text], let value = AccessibilityClass.named(name),
-        !namesWithoutChoosing(at: index)
-      {
-        found.append((token, value, false))
-      }
+    return found + wrapperAccessibilityValues.map { ($0.token, $0.value, false) }
+  }
+
+  /// UICKeyChainStore's accessibility constants where the file chooses one
+  /// (`store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlock`).
+  public var wrapperAccessibilityValues: [(token: ObjCToken, value: AccessibilityClass)] {
+    tokens.indices.compactMap { index in
+      let token = tokens[index]
+      guard token.kind == .identifier, let name = Self.wrapperAccessibility[token.text],
+        let value = AccessibilityClass.named(name), !namesWithoutChoosing(at: index)
+      else { return nil }
+      return (token, value)
     }
-    return found
   }
 
   /// Whether the identifier at `index` names a wrapper's constant without choosing it: an

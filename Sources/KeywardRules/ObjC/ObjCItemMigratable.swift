@@ -10,8 +10,10 @@ public struct ObjCItemMigratable: Rule {
       of a dictionary the file stores (`SecItemAdd`, the attributes of `SecItemUpdate`, key \
       generation, or one that leaves the file's view), in `@{ ... }`, `setObject:forKey:`, \
       `query[key] = ...` or `CFDictionaryAddValue`, and as the protection of \
-      `SecAccessControlCreateWithFlags`, through `#define`s and `const`s. A search stores nothing; \
-      the deprecated `Always` classes are left to `objc.weak_keychain_accessibility`.
+      `SecAccessControlCreateWithFlags`, through `#define`s and `const`s; and UICKeyChainStore's \
+      `...AccessibilityWhenUnlocked` / `...AfterFirstUnlock` where a store (or the library's \
+      default) is set to one. A search stores nothing; the deprecated `Always` classes are left to \
+      `objc.weak_keychain_accessibility`.
       """,
     vulnerableExample: """
       NSDictionary *query = @{(__bridge id)kSecValueData: tokenData,
@@ -26,6 +28,7 @@ public struct ObjCItemMigratable: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample("store.accessibility = ↓UICKeyChainStoreAccessibilityAfterFirstUnlock;", profile: .strict),
       RuleExample(
         """
         - (void)save {
@@ -64,9 +67,13 @@ public struct ObjCItemMigratable: Rule {
         """, profile: .strict),
       // A wrapper's table from its own setting to every class: the choice is where the setting is set.
       RuleExample(ObjCWeakKeychainAccessibility.wrapperMappingTable, profile: .strict),
+      RuleExample(
+        "store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly;", profile: .strict),
     ])
 
-  public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessible"] }
+  public static func prefilterTokens(options: RuleOptions) -> [String] {
+    ["kSecAttrAccessible", "UICKeyChainStoreAccessibility"]
+  }
 
   public static func check(_ context: RuleContext) {
     let objc = context.objc
@@ -86,12 +93,19 @@ public struct ObjCItemMigratable: Rule {
         accessibility = nil
       }
       guard let accessibility, !accessibility.isThisDeviceOnly, !accessibility.isDeprecated else { continue }
-      let fixed = accessibility.name + "ThisDeviceOnly"
+      context.report(token, message: message(subject: "`\(accessibility.name)`", accessibility, fixed: nil))
+    }
+    // UICKeyChainStore's own constants, where a store or the library's default is set to one.
+    for (token, accessibility) in objc.wrapperAccessibilityValues
+    where !accessibility.isThisDeviceOnly && !accessibility.isDeprecated {
       context.report(
         token,
-        message:
-          "`\(accessibility.name)` lets this secret travel in backups and restore onto another device, which can then act as this one. Use `\(fixed)`."
-      )
+        message: message(
+          subject: "`\(token.text)` (`\(accessibility.name)`)", accessibility, fixed: token.text + "ThisDeviceOnly"))
     }
+  }
+
+  static func message(subject: String, _ accessibility: AccessibilityClass, fixed: String?) -> String {
+    "\(subject) lets this secret travel in backups and restore onto another device, which can then act as this one. Use `\(fixed ?? accessibility.name + "ThisDeviceOnly")`."
   }
 }
