@@ -91,6 +91,23 @@ extension SemanticModel {
     return false
   }
 
+  /// What the file's calls pass for the policy of an evaluation that evaluates its function's
+  /// parameter: `evaluate(policy: .deviceOwnerAuthenticationWithBiometrics, …)` for
+  /// `func evaluate(policy: LAPolicy, …) { context.evaluatePolicy(policy, …) }`.
+  public func policyArguments(of evaluation: PolicyEvaluation) -> [ExprSyntax] {
+    guard let policy = evaluation.policyExpression, let parameter = resolver.binding(denotedBy: policy),
+      parameter.kind == .parameter, let declared = parameter.node.as(FunctionParameterSyntax.self),
+      let function = declared.parent?.parent?.parent?.parent?.as(FunctionDeclSyntax.self)
+    else { return [] }
+    let parameters = Array(function.signature.parameterClause.parameters)
+    guard let position = parameters.firstIndex(where: { $0.id == declared.id }) else { return [] }
+    let label = declared.firstName.text
+    return index.calls(named: function.name.text).compactMap { call in
+      guard call.arguments.count == parameters.count else { return nil }
+      return label == "_" ? SyntaxFacts.argument(call, at: position) : SyntaxFacts.argument(call, labeled: label)
+    }
+  }
+
   /// The name of the innermost function, or constant or variable holding a closure, around `node`.
   private static func nameOfCallable(holding node: Syntax) -> String? {
     var current = node.parent

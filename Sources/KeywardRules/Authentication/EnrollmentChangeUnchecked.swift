@@ -17,7 +17,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       from iOS 18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask \
       for the full login when it changed. Reported when the file evaluates a biometric policy \
       without a keychain binding and never reads either property, and (except under the strict \
-      profile) no other shipped file of the scan reads them either.
+      profile) no other shipped file of the scan reads them either. A biometric policy handed to \
+      a function of the file that evaluates its parameter is reported where it is chosen; an \
+      evaluation whose failure hands over to a passcode check is not biometrics-only.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
@@ -51,6 +53,20 @@ public struct EnrollmentChangeUnchecked: Rule {
   public static let examples = RuleExamples(
     flagged: [
       "context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { ok, _ in }",
+      // A helper that evaluates whatever policy it is given.
+      """
+      final class Authenticator {
+          func unlockWithFace(completion: @escaping (Bool) -> Void) {
+              evaluate(policy: ↓.deviceOwnerAuthenticationWithBiometrics, completion: completion)
+          }
+          func unlockWithPasscode(completion: @escaping (Bool) -> Void) {
+              evaluate(policy: .deviceOwnerAuthentication, completion: completion)
+          }
+          private func evaluate(policy: LAPolicy, completion: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in completion(ok) }
+          }
+      }
+      """,
       "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
     ],
     clean: [
@@ -103,6 +119,9 @@ public struct EnrollmentChangeUnchecked: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
 
+  static let message =
+    "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes."
+
   public static func check(_ context: RuleContext) {
     let model = context.model
     let index = model.index
@@ -110,18 +129,25 @@ public struct EnrollmentChangeUnchecked: Rule {
       index.memberAccessesByName["domainState"] == nil
     else { return }
     for evaluation in model.policyEvaluations
-    where evaluation.policies.contains(where: \.involvesBiometrics) && !evaluation.replyIgnoresResult
-      && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation)
-    {
+    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation) {
       if model.binding(of: evaluation) == .keychainBound { continue }
+      // A helper of this file evaluating the policy it is given: reported where biometrics are chosen.
+      if evaluation.policies.isEmpty {
+        for argument in model.policyArguments(of: evaluation)
+        where model.policies(of: argument).contains(where: \.involvesBiometrics) {
+          context.report(
+            argument, message: message + " The policy is chosen here and evaluated by a function of this file.",
+            related: [(context.offset(of: evaluation.call), "evaluated here")])
+        }
+        continue
+      }
+      guard evaluation.policies.contains(where: \.involvesBiometrics) else { continue }
       let pending = model.pendingHandOff(of: evaluation)
       let handOff = HandOff.waitingForEnrollmentChecks(
         after: pending, reportsWeakEvidence: context.options.reportsWeakEvidence)
       let range = evaluation.reportRange
       context.report(
-        start: range.start, end: range.end,
-        message:
-          "This biometric check would accept a finger or face enrolled after the user set it up, and nothing here compares `evaluatedPolicyDomainState` / `domainState.biometry.stateHash` with a saved value. Bind the check to a keychain item protected with `.biometryCurrentSet`, or require the full login when the domain state changes.",
+        start: range.start, end: range.end, message: message,
         // A context handed to code in another file may reach such an item there; the scan
         // of that file settles it.
         confidence: pending == nil ? nil : .low, handOff: handOff)
