@@ -51,6 +51,30 @@ extension ObjCModel {
       let (_, elseEnd) = group(from: thenEnd + 2)
       ranges.append((thenEnd + 2)...min(elseEnd, tokens.count - 1))
     }
+    return ranges + deploymentTargetFallbacks
+  }
+
+  /// Token ranges under `#if __IPHONE_OS_VERSION_MIN_REQUIRED < __IPHONE_9_0` (or the macOS
+  /// twin), up to its `#else`, `#elif` or `#endif`: code built only for deployment targets older
+  /// than the version named, where the newer API may be missing.
+  private var deploymentTargetFallbacks: [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    var open: [(start: Int, isFallback: Bool)] = []
+    for (index, token) in tokens.enumerated() where token.kind == .directive {
+      let words = lexer.tokens(in: (token.start + 1)..<token.end, directives: false).map(\.text)
+      switch words.first {
+      case "if", "ifdef", "ifndef":
+        let isFallback =
+          words.count >= 4 && words[0] == "if" && words[2] == "<"
+          && ["__IPHONE_OS_VERSION_MIN_REQUIRED", "__MAC_OS_X_VERSION_MIN_REQUIRED"].contains(words[1])
+        open.append((index, isFallback))
+      case "else", "elif", "endif":
+        guard let last = open.last else { continue }
+        if last.isFallback, index > last.start + 1 { ranges.append((last.start + 1)...(index - 1)) }
+        if words.first == "endif" { open.removeLast() } else { open[open.count - 1].isFallback = false }
+      default: continue
+      }
+    }
     return ranges
   }
 }

@@ -11,7 +11,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       `kSecAccessControlWatch`, the watch policies, `LAErrorTouchID...` codes, `LABiometryNone`, \
       `evaluatedPolicyDomainState` read on another object, and `SecKeyGeneratePair`, \
       `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt`, `SecKeyDecrypt`. Not in the `else` of \
-      `if (@available(...))`, where the replacement does not exist. \
+      `if (@available(...))`, where the replacement does not exist, nor under `#if \
+      __IPHONE_OS_VERSION_MIN_REQUIRED < ...` (built only for older deployment targets). \
       `kSecAccessControlTouchIDAny` and the "always" classes are reported, with their \
       deprecation, by `objc.weak_biometric_acl` and `objc.weak_keychain_accessibility`.
       """,
@@ -50,6 +51,12 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       "// kSecUseOperationPrompt is deprecated",
       "NSString *name = @\"SecKeyGeneratePair\";",
       "SecKeyRef key = SecKeyCreateRandomKey((__bridge CFDictionaryRef)attributes, &error);",
+      // Built only for deployment targets older than the replacement's system.
+      """
+      #if __IPHONE_OS_VERSION_MIN_REQUIRED < __IPHONE_9_0
+          query[(__bridge id)kSecUseNoAuthenticationUI] = (__bridge id)kCFBooleanTrue;
+      #endif
+      """,
     ])
 
   /// Deprecated Objective-C names that the Swift tables do not spell the same way.
