@@ -5,10 +5,9 @@ import SwiftSyntax
 public enum SensitiveNames {
   public static let defaultPatterns = [
     "password", "passwd", "passcode", "passphrase", "secret", "token", "credential", "apikey", "api_key",
-    "privatekey", "private_key", "privkey", "priv_key", "presharedkey", "pre_shared_key", "sessionid", "session_id",
-    "sessionauth",
-    "session_auth", "pincode", "pin_code", "bearer", "cookie", "mnemonic", "seedphrase", "seed_phrase",
-    "recoveryphrase", "recovery_phrase",
+    "privatekey", "private_key", "privkey", "priv_key", "presharedkey", "pre_shared_key",
+    "sessionid", "session_id", "sessionauth", "session_auth", "pincode", "pin_code", "bearer", "cookie",
+    "mnemonic", "seedphrase", "seed_phrase", "recoveryphrase", "recovery_phrase",
   ]
 
   /// The option rules that judge names take, with the default patterns.
