@@ -228,8 +228,19 @@ public enum SensitiveNames {
       leaf.as(DeclReferenceExprSyntax.self)?.baseName.text
       ?? leaf.as(MemberAccessExprSyntax.self)?.declName.baseName.text
     if let name, let last = nameWords(name).last, identifierWords.contains(last) { return true }
+    if isCaseRawValue(leaf) { return true }
     let values = model.resolver.values(of: expression)
     return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
+  }
+
+  /// `AuthType.clientToken.rawValue`, `.sessionToken.rawValue`: a case's raw value is written in
+  /// the source and names a kind of thing; it holds nothing the app binary does not.
+  static func isCaseRawValue(_ expression: ExprSyntax) -> Bool {
+    guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
+      let chosen = member.base?.as(MemberAccessExprSyntax.self)
+    else { return false }
+    guard let type = chosen.base else { return true }
+    return type.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase == true
   }
 
   /// Whether every value an expression may hold is a flag, number, date or nothing: whatever its

@@ -129,6 +129,8 @@ public struct CleartextStoragePreferences: Rule {
       // Flags, counts and dates about a secret are not the secret.
       #"UserDefaults.standard.set(true, forKey: "isPasscodeSet")"#,
       #"UserDefaults.standard.set(words.count, forKey: "mnemonicWordCount")"#,
+      // The name of a kind of credential (an enum case's raw value), not a credential.
+      #"UserDefaults.standard.set(AuthType.clientToken.rawValue, forKey: "authorizationType")"#,
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
       // A setter's new value of a property declared `Int`: a number, whatever the key says.
