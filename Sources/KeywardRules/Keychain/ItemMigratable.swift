@@ -13,8 +13,9 @@ public struct ItemMigratable: Rule {
       Accessibility classes without `ThisDeviceOnly` (`kSecAttrAccessibleWhenUnlocked`, \
       `kSecAttrAccessibleAfterFirstUnlock`) let the item travel in encrypted backups and restore \
       onto another device. Keyward reports them on queries that store data, on the protection \
-      class of access controls, and where a keychain wrapper library is given one. The deprecated `Always` classes are left to \
-      `swift.weak_keychain_accessibility`.
+      class of access controls, and where a keychain wrapper library is given one (not on a \
+      wrapper's lookups, nor where it also synchronizes the item). The deprecated `Always` \
+      classes are left to `swift.weak_keychain_accessibility`.
       """,
     rationale: """
       Tokens, keys and device identifiers restored onto another device let that device act as \
