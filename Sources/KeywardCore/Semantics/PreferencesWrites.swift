@@ -44,6 +44,27 @@ extension SemanticModel {
     return Self.preferencesStores.first { store in texts.contains { $0.hasPrefix(store) } }
   }
 
+  /// The property wrappers the file declares whose `wrappedValue` setter writes the new value to
+  /// a preferences store (`@UserDefault("password") var password: String`), by type name, with
+  /// the store.
+  public var preferencesWrapperTypes: [String: String] {
+    var found: [String: String] = [:]
+    for write in preferencesWrites where SyntaxFacts.text(SequenceShape.unwrap(write.value)) == "newValue" {
+      guard let accessor = write.call.ancestorOrSelf(mapping: { $0.as(AccessorDeclSyntax.self) }),
+        accessor.accessorSpecifier.tokenKind == .keyword(.set),
+        let property = accessor.ancestorOrSelf(mapping: { $0.as(PatternBindingSyntax.self) }),
+        property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "wrappedValue",
+        let type = property.ancestorOrSelf(mapping: { $0.asProtocol(DeclGroupSyntax.self) }),
+        type.attributes.contains(where: {
+          $0.as(AttributeSyntax.self).map { SyntaxFacts.text($0.attributeName) } == "propertyWrapper"
+        }),
+        let name = SyntaxFacts.typeName(declaring: type.memberBlock)
+      else { continue }
+      found[name] = write.store
+    }
+    return found
+  }
+
   /// Whether one of the file's functions writes a value its caller gives it to a store: a
   /// preferences helper, to which the file's own calls may hand a secret.
   public var declaresPreferencesHelper: Bool {

@@ -15,7 +15,9 @@ public struct CleartextStoragePreferences: Rule {
       written there whose key or value is named like a secret (`sensitiveNamePatterns`: token, \
       password, secret, ...). A secret handed to a function of the same file that writes what \
       it is given there (`store(secretKey, for: .vault)`) is reported where it is handed, once, \
-      unless the write itself names the secret. Helpers in other files are not followed.
+      unless the write itself names the secret; so is a property the file wraps in its own \
+      `@propertyWrapper` whose setter writes there (`@UserDefault("password")`). Helpers and \
+      wrappers in other files are not followed.
       """,
     rationale: """
       The preferences plist is readable by anyone with a backup of the device or a jailbroken \
@@ -84,6 +86,23 @@ public struct CleartextStoragePreferences: Rule {
       }
       """,
       #"struct Settings { ↓@AppStorage("apiKey") var key = "" }"#,
+      // The app's own wrapper, whose setter writes to the shared defaults.
+      """
+      @propertyWrapper
+      struct Stored<T> {
+          let key: String
+          let defaultValue: T
+          var wrappedValue: T {
+              get { Settings.shared.object(forKey: key) as? T ?? defaultValue }
+              set { Settings.shared.set(newValue, forKey: key) }
+          }
+      }
+      enum Settings {
+          static let shared = UserDefaults(suiteName: "group.app")!
+          ↓@Stored(key: "password", defaultValue: "") static var password: String
+          @Stored(key: "theme", defaultValue: "dark") static var theme: String
+      }
+      """,
       // A property added to the store itself, writing on `self`.
       RuleExample(storeExtension(receiver: "", marker: "↓")),
       RuleExample(storeExtension(receiver: "self.", marker: "↓")),
@@ -274,16 +293,21 @@ public struct CleartextStoragePreferences: Rule {
       }
       context.report(write.value, message: message(word: word, store: write.store))
     }
+    // `@AppStorage`, and the file's own wrappers whose setter writes to a store (`@UserDefault`).
+    let wrappers = model.preferencesWrapperTypes
     for bindings in model.index.bindingsByName.values {
       for binding in bindings {
         guard let declaration = binding.node.parent?.parent?.as(VariableDeclSyntax.self) else { continue }
         for case .attribute(let attribute) in declaration.attributes {
           let name = SyntaxFacts.text(attribute.attributeName)
-          guard name == "AppStorage" || name == "SceneStorage" else { continue }
+          let store =
+            name == "AppStorage" || name == "SceneStorage"
+            ? "@\(name)" : wrappers[name].map { "\($0) (through `@\(name)`)" }
+          guard let store else { continue }
           let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
           let words = (key.map { SensitiveNames.words(in: $0, model: model, asKey: true) } ?? []) + [binding.name]
           guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
-          context.report(attribute, message: message(word: word, store: "@\(name)"))
+          context.report(attribute, message: message(word: word, store: store))
         }
       }
     }
