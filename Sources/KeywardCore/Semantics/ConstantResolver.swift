@@ -72,6 +72,9 @@ public final class ConstantResolver {
     else { return [] }
     let label = parameterNode.firstName.tokenKind == .wildcard ? nil : parameterNode.firstName.text
     return index.calls(named: calledName).compactMap { call in
+      // More arguments than parameters: a call of an overload with the same name.
+      let given = call.arguments.count + (call.trailingClosure == nil ? 0 : 1) + call.additionalTrailingClosures.count
+      guard given <= list.count else { return nil }
       if let label { return SyntaxFacts.argument(call, labeled: label) }
       return SyntaxFacts.argument(call, at: position)
     }

@@ -96,16 +96,9 @@ extension SemanticModel {
   /// `func evaluate(policy: LAPolicy, …) { context.evaluatePolicy(policy, …) }`.
   public func policyArguments(of evaluation: PolicyEvaluation) -> [ExprSyntax] {
     guard let policy = evaluation.policyExpression, let parameter = resolver.binding(denotedBy: policy),
-      parameter.kind == .parameter, let declared = parameter.node.as(FunctionParameterSyntax.self),
-      let function = declared.parent?.parent?.parent?.parent?.as(FunctionDeclSyntax.self)
+      parameter.kind == .parameter
     else { return [] }
-    let parameters = Array(function.signature.parameterClause.parameters)
-    guard let position = parameters.firstIndex(where: { $0.id == declared.id }) else { return [] }
-    let label = declared.firstName.text
-    return index.calls(named: function.name.text).compactMap { call in
-      guard call.arguments.count == parameters.count else { return nil }
-      return label == "_" ? SyntaxFacts.argument(call, at: position) : SyntaxFacts.argument(call, labeled: label)
-    }
+    return resolver.arguments(passedTo: parameter)
   }
 
   /// The name of the innermost function, or constant or variable holding a closure, around `node`.

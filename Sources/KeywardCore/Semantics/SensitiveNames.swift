@@ -224,13 +224,16 @@ public enum SensitiveNames {
   /// string written in the source, which ships in the app for anyone to read anyway.
   public static func revealsNothingSecret(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
     let leaf = SequenceShape.unwrap(expression)
-    let name =
-      leaf.as(DeclReferenceExprSyntax.self)?.baseName.text
-      ?? leaf.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-    if let name, let last = nameWords(name).last, identifierWords.contains(last) { return true }
+    if let name = ownName(of: leaf), let last = nameWords(name).last, identifierWords.contains(last) { return true }
     if isCaseRawValue(leaf) { return true }
     let values = model.resolver.values(of: expression)
     return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
+  }
+
+  /// The name an expression reads: `token` in `token`, `self.token` or `Session.token`.
+  static func ownName(of expression: ExprSyntax) -> String? {
+    expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+      ?? expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
   }
 
   /// `AuthType.clientToken.rawValue`, `.sessionToken.rawValue`: a case's raw value is written in
@@ -340,9 +343,11 @@ public enum SensitiveNames {
     for (target, value) in model.index.subscriptAssignments {
       var root = target.calledExpression
       while let inner = root.as(SubscriptCallExprSyntax.self) { root = inner.calledExpression }
-      guard root.is(DeclReferenceExprSyntax.self) || root.is(MemberAccessExprSyntax.self),
-        model.resolver.binding(denotedBy: root)?.id == binding.id
-      else { continue }
+      // Compared by name first: resolving every subscript write of the file for every value
+      // judged would cost a lookup per pair.
+      guard ownName(of: root) == binding.name, model.resolver.binding(denotedBy: root)?.id == binding.id else {
+        continue
+      }
       let keys = target.arguments.map(\.expression)
       words += keys.flatMap { ownWords(in: $0, model: model, asKey: true) }
       words += value.tokens(viewMode: .sourceAccurate).compactMap { token in

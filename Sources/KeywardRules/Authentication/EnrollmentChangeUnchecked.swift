@@ -86,6 +86,20 @@ public struct EnrollmentChangeUnchecked: Rule {
       let changed = context.domainState.biometry.stateHash != savedHash
       """,
       "context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: \"Unlock\") { ok, _ in }",
+      // The biometric policy goes to an overload that only records it, not to the one that evaluates.
+      """
+      final class Gate {
+          func evaluate(policy: LAPolicy, completion: @escaping (Bool) -> Void) {
+              LAContext().evaluatePolicy(policy, localizedReason: "Unlock") { ok, _ in completion(ok) }
+          }
+          func evaluate(policy: LAPolicy, reason: String, log: Log, completion: @escaping (Bool) -> Void) {
+              log.record(policy, reason)
+          }
+          func recordFaceChoice(_ log: Log) {
+              evaluate(policy: .deviceOwnerAuthenticationWithBiometrics, reason: "Face", log: log) { _ in }
+          }
+      }
+      """,
       // A failed or declined face hands over to the passcode: whoever could enrol a face (which
       // takes the passcode) gets in that way anyway.
       """
