@@ -50,6 +50,14 @@ import Testing
     #expect(found.map(\.location.place) == ["Example/Unlock.swift:3:13"])
   }
 
+  @Test func anIOSAppProjectWithoutTheKeyIsTold() throws {
+    let found = try findings([
+      "App.xcodeproj/project.pbxproj": "productType = \"com.apple.product-type.application\"; SDKROOT = iphoneos;",
+      "App/Unlock.swift": Self.gate,
+    ])
+    #expect(found.map(\.location.place) == ["App/Unlock.swift:3:13"])
+  }
+
   @Test func anObjectiveCGateIsToldToo() throws {
     let gate = """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {}];
@@ -85,6 +93,14 @@ import Testing
     // A macOS app's project.
     ["App.xcodeproj/project.pbxproj": "SDKROOT = macosx;", "App/Unlock.swift": gate],
     // A folder of sources only: nothing to judge.
+    // An iOS project that builds only a static library (a React Native module): the apps
+    // linking it declare the key.
+    [
+      "ios/Module.xcodeproj/project.pbxproj":
+        "productType = \"com.apple.product-type.library.static\"; SDKROOT = iphoneos;",
+      "ios/Module.m":
+        "[context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"Sign in\" reply:^(BOOL ok, NSError *e) {}];",
+    ],
     ["App/Unlock.swift": gate],
     // macOS code does not need it.
     ["App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]), "App/Unlock.swift": "import AppKit\n" + gate],

@@ -15,7 +15,9 @@ public enum FaceIDUsage: Sendable, Hashable {
 
   /// Reads the settings files (at most 8 MiB each; unreadable ones count as saying nothing).
   /// Missing only when some file shows an iOS app (`SDKROOT = iphoneos`, `LSRequiresIPhoneOS`,
-  /// UIKit launch keys): macOS apps do not need the key.
+  /// UIKit launch keys): macOS apps do not need the key. An Xcode project shows one only if it
+  /// has an app target: a project building a static library or framework for iOS (a React
+  /// Native or CocoaPods module) leaves the key to the apps that link it.
   public static func read(_ absolutePaths: [String]) -> FaceIDUsage {
     var showsIOSApp = false
     let key = Array("NSFaceIDUsageDescription".utf8)
@@ -23,6 +25,7 @@ public enum FaceIDUsage: Sendable, Hashable {
       "iphoneos", "LSRequiresIPhoneOS", "UILaunchStoryboardName", "UIApplicationSceneManifest",
       "UISupportedInterfaceOrientations", "UIRequiredDeviceCapabilities",
     ].map { Array($0.utf8) }
+    let appTarget = Array("com.apple.product-type.app".utf8)
     for path in absolutePaths {
       guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
         let size = attributes[.size] as? Int, size <= 8 << 20,
@@ -30,7 +33,11 @@ public enum FaceIDUsage: Sendable, Hashable {
       else { continue }
       let bytes = [UInt8](data)
       if ByteSearch.contains(key, in: bytes) { return .declared }
-      if !showsIOSApp { showsIOSApp = iOSMarkers.contains { ByteSearch.contains($0, in: bytes) } }
+      if !showsIOSApp {
+        showsIOSApp =
+          iOSMarkers.contains { ByteSearch.contains($0, in: bytes) }
+          && (!path.hasSuffix("project.pbxproj") || ByteSearch.contains(appTarget, in: bytes))
+      }
     }
     return showsIOSApp ? .missing : .unknown
   }

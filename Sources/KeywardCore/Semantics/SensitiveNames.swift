@@ -260,12 +260,22 @@ public enum SensitiveNames {
         }
         if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
           return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name) || isBytesWritten(call)
+            || isNumberRead(call)
         }
         let type =
           model.resolver.binding(denotedBy: leaf)?.typeName
           ?? leaf.as(DeclReferenceExprSyntax.self).flatMap(SyntaxFacts.setterValueType).map(SyntaxFacts.typeName)
         return type.map(plainTypes.contains) ?? false
       }
+  }
+
+  /// A preferences store's typed read of a flag or number (`defaults.integer(forKey: key)`):
+  /// whatever its key is named, the value is a number.
+  static func isNumberRead(_ call: FunctionCallExprSyntax) -> Bool {
+    guard let name = SyntaxFacts.calledName(call), ["integer", "bool", "double", "float"].contains(name),
+      call.arguments.count == 1
+    else { return false }
+    return call.arguments.first?.label?.text == "forKey"
   }
 
   /// Types whose values are flags, numbers or dates: never a secret, whatever their name.

@@ -161,6 +161,20 @@ public struct CleartextStoragePreferences: Rule {
           }
       }
       """,
+      // A helper named for what it keeps: the push service's registration token.
+      """
+      final class PushRegistration {
+          func didReceiveFCMToken(_ token: String) { UserDefaults.standard.set(token, forKey: "lastFCMToken") }
+          func refresh(_ token: String) { didReceiveFCMToken(token) }
+      }
+      """,
+      // A number read back with a typed getter and kept under a new key (a migration).
+      """
+      func moveChoice(from old: String, to new: String) {
+          let choice = UserDefaults.standard.integer(forKey: "savePasswordChoice-" + old)
+          UserDefaults.standard.set(choice, forKey: "savePasswordChoice-" + new)
+      }
+      """,
       // A name whose other words make it the generator's settings, or tags, not the secret.
       #"UserDefaults.standard.set(encodedSettings, forKey: "passwordGeneratorConfig")"#,
       #"UserDefaults.standard.set(Array(reportedTags), forKey: "reportedTokenTags")"#,
@@ -345,20 +359,24 @@ public struct CleartextStoragePreferences: Rule {
     guard named.occur(in: value) || keys.contains(where: { named.occur(in: $0) }) else { return nil }
     // A store's own setter is judged as a write.
     if let call, model.preferencesWrites.contains(where: { $0.call.id == call.id }) { return nil }
-    return secretWord(of: value, keys: keys, model: model, patterns: patterns)
+    // The helper's name says what it is given, as a key does (`didReceivePushToken(token)`).
+    let helper = call.flatMap(SyntaxFacts.calledName).map { [$0] } ?? []
+    return secretWord(of: value, keys: keys, model: model, patterns: patterns, names: helper)
   }
 
   /// The secret's word when `value`'s name, or a key it is kept under, names a secret and the
   /// value can hold one (not a flag, number or date, an identifier or a string in the source).
-  static func secretWord(of value: ExprSyntax, keys: [ExprSyntax], model: SemanticModel, patterns: [String])
-    -> String?
-  {
+  /// `names` are other names the value goes by (the helper it is handed to); like the key's,
+  /// they can also say it is not a secret.
+  static func secretWord(
+    of value: ExprSyntax, keys: [ExprSyntax], model: SemanticModel, patterns: [String], names: [String] = []
+  ) -> String? {
     guard !SensitiveNames.holdsPlainValue(value, model: model),
       !SensitiveNames.revealsNothingSecret(value, model: model)
     else { return nil }
     let words =
       keys.flatMap { SensitiveNames.words(in: $0, model: model, asKey: true) }
-      + SensitiveNames.words(in: value, model: model)
+      + SensitiveNames.words(in: value, model: model) + names
     return SensitiveNames.secretWord(in: words, patterns: patterns)
   }
 
