@@ -31,7 +31,8 @@ public struct ResolvedValue {
 
 /// Resolves an expression to the expressions its value may come from, within one file: local,
 /// instance, static and global constants and variables, parameters' defaults, computed
-/// properties and argument-less functions, enum properties that switch over their cases
+/// properties and functions of the file (given arguments, only what they return whatever
+/// the arguments pick), enum properties that switch over their cases
 /// (`SwitchedValues`), `as` casts, `String(...)` conversions, ternaries and `??`. What it
 /// cannot follow (a call into another file, an operator) is returned as is.
 public final class ConstantResolver {
@@ -306,7 +307,17 @@ public final class ConstantResolver {
       // A name with no known value (a parameter without default) stays as the name itself.
       let named = boundName(expression)
       if let binding = named, hasValueSources(binding) {
+        let before = results.count
         collect(binding: binding, conditional: conditional, depth: depth + 1)
+        // A call given arguments: what the function returns whatever it is given (a default it
+        // starts from), not the options its arguments pick or the parameters themselves.
+        if let call = expression.as(FunctionCallExprSyntax.self), !call.arguments.isEmpty {
+          let kept = results[before...].filter { !$0.chosenByCaller && $0.parameter == nil && !$0.isAddedByMutation }
+          results.replaceSubrange(before..<results.count, with: kept)
+          if results.count == before {
+            results.append(ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: false))
+          }
+        }
         return
       }
       // A table whose case is chosen where this file cannot see (none known) leaves the read
@@ -384,16 +395,36 @@ public final class ConstantResolver {
           && resolver.index.memberCallsByReceiver[binding.name] != nil)
     }
 
-    /// The binding an expression names, including calls of argument-less functions of the file.
+    /// The binding an expression names, including calls of the file's functions.
     private func boundName(_ expression: ExprSyntax) -> Binding? {
       if let call = expression.as(FunctionCallExprSyntax.self) {
-        guard call.arguments.isEmpty, call.trailingClosure == nil,
-          let binding = resolver.binding(denotedBy: call.calledExpression), binding.kind == .function
+        guard call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty,
+          let binding = resolver.binding(denotedBy: call.calledExpression), binding.kind == .function,
+          Self.accepts(binding, call)
         else { return nil }
         return binding
       }
       guard let binding = resolver.binding(denotedBy: expression), binding.kind != .function else { return nil }
       return binding
+    }
+
+    /// Whether `call` can be a call of the function `binding` declares: its argument labels are
+    /// the function's, in order (parameters with defaults may be left out).
+    static func accepts(_ binding: Binding, _ call: FunctionCallExprSyntax) -> Bool {
+      guard let function = binding.node.as(FunctionDeclSyntax.self) else { return call.arguments.isEmpty }
+      var parameters = function.signature.parameterClause.parameters[...]
+      for argument in call.arguments {
+        while let parameter = parameters.first, parameter.firstName.text != (argument.label?.text ?? "_"),
+          parameter.defaultValue != nil
+        {
+          parameters = parameters.dropFirst()
+        }
+        guard let parameter = parameters.first, parameter.firstName.text == (argument.label?.text ?? "_") else {
+          return false
+        }
+        parameters = parameters.dropFirst()
+      }
+      return parameters.allSatisfy { $0.defaultValue != nil }
     }
 
     private func conversionArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {

@@ -48,6 +48,23 @@ public struct ItemMigratable: Rule {
           KeychainWrapper.standard.set(key, forKey: "databaseKey", withAccessibility: ↓.afterFirstUnlock)
       }
       """,
+      // A helper's default, whatever option its caller passes.
+      """
+      func protection(for option: String?) -> CFString {
+          var chosen: CFString = ↓kSecAttrAccessibleWhenUnlocked
+          switch option {
+          case "firstUnlock": chosen = kSecAttrAccessibleAfterFirstUnlock
+          case "thisDevice": chosen = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          default: break
+          }
+          return chosen
+      }
+      func save(_ token: Data, option: String?) {
+          let query: [String: Any] = [kSecValueData as String: token,
+                                      kSecAttrAccessible as String: protection(for: option)]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """,
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]",
@@ -70,6 +87,23 @@ public struct ItemMigratable: Rule {
       import KeychainAccess
       let backedUp = Keychain(service: "sync").synchronizable(true).accessibility(.afterFirstUnlock)
       let shared = Keychain(service: "shared").accessibility(.afterFirstUnlock).synchronizable(true)
+      """,
+      // The helper offers a migrating class only when its caller asks for it.
+      """
+      func protection(for option: String?) -> CFString {
+          var chosen: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          switch option {
+          case "firstUnlock": chosen = kSecAttrAccessibleAfterFirstUnlock
+          case "thisDevice": chosen = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          default: break
+          }
+          return chosen
+      }
+      func save(_ token: Data, option: String?) {
+          let query: [String: Any] = [kSecValueData as String: token,
+                                      kSecAttrAccessible as String: protection(for: option)]
+          SecItemAdd(query as CFDictionary, nil)
+      }
       """,
     ])
 
