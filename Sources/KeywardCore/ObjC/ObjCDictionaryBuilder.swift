@@ -319,15 +319,22 @@ struct ObjCDictionaryBuilder {
         add(name: name, at: first, key: arguments[1], value: arguments[2])
       }
     }
-    // Uses of the variables.
-    let names = Set(order.compactMap { groups[$0]?.name })
-    for index in tokens.indices where tokens[index].kind == .identifier && !handled.contains(index) {
-      guard let (name, first) = self.name(endingAt: index), names.contains(name) else { continue }
-      if index + 1 < tokens.count, isAssignment(index + 1) || tokens[index + 1].text == "[" { continue }
-      if Self.isDeclaration(at: index, in: tokens) { continue }
-      let key = self.key(of: name, at: first)
-      guard groups[key] != nil else { continue }
-      record(use(from: first, to: index), for: key, at: first, isLiteral: false)
+    // Uses of the variables; a variable a dictionary is copied into (`final =
+    // [NSDictionary dictionaryWithDictionary:query]`) has its uses read in the next round.
+    var seen: Set<String> = []
+    var names = Set(order.compactMap { groups[$0]?.name })
+    while !names.isSubset(of: seen) {
+      let fresh = names.subtracting(seen)
+      seen.formUnion(fresh)
+      for index in tokens.indices where tokens[index].kind == .identifier && !handled.contains(index) {
+        guard let (name, first) = self.name(endingAt: index), fresh.contains(name) else { continue }
+        if index + 1 < tokens.count, isAssignment(index + 1) || tokens[index + 1].text == "[" { continue }
+        if Self.isDeclaration(at: index, in: tokens) { continue }
+        let key = self.key(of: name, at: first)
+        guard groups[key] != nil else { continue }
+        record(use(from: first, to: index), for: key, at: first, isLiteral: false)
+      }
+      names = Set(order.compactMap { groups[$0]?.name })
     }
     noteStarts()
   }

@@ -35,8 +35,9 @@ public final class ObjCModel {
   public private(set) lazy var keychainDictionaries: [ObjCKeychainDictionary] = collectKeychainDictionaries()
 
   /// The tokens with every name of a file constant replaced by its value, every local by the
-  /// values assigned to it earlier in its body, and every call of an argument-less method or
-  /// function of the file (`[self accessFlags]`, `accessFlags()`) by what it returns,
+  /// values assigned to it earlier in its body, every call of an argument-less method or
+  /// function of the file (`[self accessFlags]`, `accessFlags()`) by what it returns, and every
+  /// call of a C function of the file given arguments by what it returns whatever they are,
   /// recursively. The replacement tokens keep their own positions, so findings land where the
   /// value is written.
   public func expand(_ list: [ObjCToken]) -> [ObjCToken] {
@@ -60,7 +61,7 @@ public final class ObjCModel {
         break
       }
       let (called, length) = calledHelper(in: list, at: index)
-      if let called, let returned = valueSources.returns[called] {
+      if let called, let returned = valueSources.returns[called] ?? valueSources.defaultReturns[called] {
         for value in returned {
           budget -= value.count + 1
           result += expand(value, depth: depth + 1, budget: &budget) + [Self.alternative(at: token.start)]
@@ -94,6 +95,19 @@ public final class ObjCModel {
     if list[index].kind == .identifier, index + 2 < list.count, list[index + 1].text == "(", list[index + 2].text == ")"
     {
       return (list[index].text, 3)
+    }
+    // `name(arguments)` of a C function of the file that takes them.
+    if list[index].kind == .identifier, index + 1 < list.count, list[index + 1].text == "(",
+      valueSources.defaultReturns[list[index].text] != nil
+    {
+      var depth = 0
+      for position in (index + 1)..<list.count {
+        if list[position].text == "(" { depth += 1 }
+        if list[position].text == ")" {
+          depth -= 1
+          if depth == 0 { return (list[index].text, position - index + 1) }
+        }
+      }
     }
     return (nil, 1)
   }

@@ -9,6 +9,9 @@ struct ObjCValueSources {
   private var assignments: [Int: [String: [[ObjCToken]]]] = [:]
   /// Returned token lists of the file's argument-less methods and functions, by name.
   private(set) var returns: [String: [[ObjCToken]]] = [:]
+  /// What the file's C functions taking arguments return whatever they are given: the values of
+  /// their unconditional `return`s (the default after the branches on their arguments), by name.
+  private(set) var defaultReturns: [String: [[ObjCToken]]] = [:]
 
   init(tokens: [ObjCToken], group: (Int) -> ([ObjCToken], Int)) {
     var depth = 0
@@ -26,6 +29,8 @@ struct ObjCValueSources {
           !Self.isSoleSwitch(body, of: tokens, group: group)
         {
           returns[name, default: []] += Self.returned(in: body, of: tokens)
+        } else if let name = Self.functionName(before: index, in: tokens) {
+          defaultReturns[name, default: []] += Self.returned(in: body, of: tokens, unconditionally: true)
         }
         index = close + 1
         continue
@@ -93,6 +98,26 @@ struct ObjCValueSources {
     return nil
   }
 
+  /// `T name(T1 a, T2 b) {`: the name of a C function taking arguments whose body opens at `open`.
+  private static func functionName(before open: Int, in tokens: [ObjCToken]) -> String? {
+    guard open >= 4, tokens[open - 1].text == ")" else { return nil }
+    var depth = 0
+    var position = open - 1
+    while position > 0 {
+      if tokens[position].text == ")" { depth += 1 }
+      if tokens[position].text == "(" {
+        depth -= 1
+        if depth == 0 { break }
+      }
+      position -= 1
+    }
+    guard depth == 0, position >= 2, position + 2 < open - 1, tokens[position - 1].kind == .identifier,
+      tokens[position - 2].kind == .identifier || tokens[position - 2].text == "*",
+      !ObjCModel.controlWords.contains(tokens[position - 1].text)
+    else { return nil }
+    return tokens[position - 1].text
+  }
+
   /// `switch (x) { case …: return …; … }` as the body's only statement, with two cases or more.
   private static func isSoleSwitch(
     _ body: Range<Int>, of tokens: [ObjCToken], group: (Int) -> ([ObjCToken], Int)
@@ -107,9 +132,21 @@ struct ObjCValueSources {
     return close + 1 >= body.upperBound && inside.filter { $0.text == "case" }.count >= 2
   }
 
-  private static func returned(in body: Range<Int>, of tokens: [ObjCToken]) -> [[ObjCToken]] {
+  /// The values of the body's `return`s; `unconditionally`, only of those outside any branch
+  /// (not in braces, not after `if (…)` or `else`).
+  private static func returned(in body: Range<Int>, of tokens: [ObjCToken], unconditionally: Bool = false)
+    -> [[ObjCToken]]
+  {
     var found: [[ObjCToken]] = []
-    for index in body where tokens[index].kind == .identifier && tokens[index].text == "return" {
+    var depth = 0
+    for index in body {
+      if tokens[index].text == "{" { depth += 1 }
+      if tokens[index].text == "}" { depth -= 1 }
+      guard tokens[index].kind == .identifier, tokens[index].text == "return" else { continue }
+      if unconditionally {
+        let before = index > body.lowerBound ? tokens[index - 1].text : ";"
+        guard depth == 0, [";", "}"].contains(before) || index == body.lowerBound else { continue }
+      }
       var stop = index + 1
       while stop < body.upperBound, tokens[stop].text != ";" { stop += 1 }
       if stop > index + 1 { found.append(Array(tokens[(index + 1)..<stop])) }

@@ -48,6 +48,23 @@ public struct ObjCItemMigratable: Rule {
             SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes);
         }
         """, profile: .strict),
+      // A helper function's default, in an item copied before it is added.
+      RuleExample(
+        """
+        CFStringRef protectionFor(NSDictionary *options) {
+            if ([options[@"protection"] isEqualToString:@"firstUnlock"]) {
+                return kSecAttrAccessibleAfterFirstUnlock;
+            }
+            return ↓kSecAttrAccessibleWhenUnlocked;
+        }
+        - (void)save:(NSData *)token options:(NSDictionary *)options {
+            NSMutableDictionary *item = [NSMutableDictionary dictionary];
+            item[(__bridge id)kSecValueData] = token;
+            item[(__bridge id)kSecAttrAccessible] = (__bridge id)protectionFor(options);
+            NSDictionary *attributes = [NSDictionary dictionaryWithDictionary:item];
+            SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+        }
+        """, profile: .strict),
     ],
     clean: [
       RuleExample(
@@ -64,6 +81,23 @@ public struct ObjCItemMigratable: Rule {
         """
         NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleAlways};
         SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        """, profile: .strict),
+      // The helper gives a migrating class only when its caller asks for it.
+      RuleExample(
+        """
+        CFStringRef protectionFor(NSDictionary *options) {
+            if ([options[@"protection"] isEqualToString:@"firstUnlock"]) {
+                return kSecAttrAccessibleAfterFirstUnlock;
+            }
+            return kSecAttrAccessibleWhenUnlockedThisDeviceOnly;
+        }
+        - (void)save:(NSData *)token options:(NSDictionary *)options {
+            NSMutableDictionary *item = [NSMutableDictionary dictionary];
+            item[(__bridge id)kSecValueData] = token;
+            item[(__bridge id)kSecAttrAccessible] = (__bridge id)protectionFor(options);
+            NSDictionary *attributes = [NSDictionary dictionaryWithDictionary:item];
+            SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+        }
         """, profile: .strict),
       // A wrapper's table from its own setting to every class: the choice is where the setting is set.
       RuleExample(ObjCWeakKeychainAccessibility.wrapperMappingTable, profile: .strict),

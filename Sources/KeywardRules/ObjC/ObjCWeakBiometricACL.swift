@@ -10,7 +10,8 @@ public struct ObjCWeakBiometricACL: Rule {
       `kSecAccessControlUserPresence` in the flags of `SecAccessControlCreateWithFlags`, combined \
       with `|`, written as plain integers (`2` is biometryAny, `1` userPresence, also `1 << 1`), \
       or through `#define`s and `const`s of the file, locals assigned earlier in the same method, \
-      argument-less methods and functions of the file returning them, and macros handing their \
+      argument-less methods and functions of the file returning them (or, for a C function given \
+      arguments, returning them whatever the arguments are), and macros handing their \
       argument to the call; and UICKeyChainStore's \
       `...AuthenticationPolicyTouchIDAny` / `...UserPresence`. Such items stay unlockable with \
       biometrics enrolled after they were protected.
