@@ -60,4 +60,49 @@ extension ObjCModel {
     }
     return names
   }
+
+  /// Whether the token at `index` is returned by one `case` of a `switch` over a parameter of
+  /// the enclosing method or function (`case ModeNone: return NSFileProtectionNone;`): a table
+  /// offering the value, which is chosen where the caller picks the case.
+  public func isReturnedOnCallersChoice(tokenAt index: Int) -> Bool {
+    guard index < tokens.count else { return false }
+    // The statement holding the token starts with `return`, right after a case label.
+    var start = index
+    var depth = 0
+    while start > 0 {
+      let text = tokens[start - 1].text
+      if [")", "]"].contains(text) { depth += 1 }
+      if ["(", "["].contains(text) { depth -= 1 }
+      if depth == 0, [";", "{", "}", ":"].contains(text) { break }
+      start -= 1
+    }
+    guard start > 0, tokens[start].text == "return", tokens[start - 1].text == ":" || tokens[start - 1].text == "{"
+    else { return false }
+    // The block around it is a `switch (subject) { … }`.
+    depth = 0
+    var position = start - 1
+    while position >= 0 {
+      let text = tokens[position].text
+      if text == "}" { depth += 1 }
+      if text == "{" {
+        if depth == 0 { break }
+        depth -= 1
+      }
+      position -= 1
+    }
+    guard position > 2, tokens[position - 1].text == ")" else { return false }
+    var close = position - 1
+    depth = 0
+    while close >= 0 {
+      if tokens[close].text == ")" { depth += 1 }
+      if tokens[close].text == "(" {
+        depth -= 1
+        if depth == 0 { break }
+      }
+      close -= 1
+    }
+    guard close > 0, tokens[close - 1].text == "switch" else { return false }
+    let parameters = parameterNames(enclosing: index)
+    return tokens[(close + 1)..<(position - 1)].contains { $0.kind == .identifier && parameters.contains($0.text) }
+  }
 }

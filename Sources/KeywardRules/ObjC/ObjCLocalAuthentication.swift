@@ -208,6 +208,16 @@ public struct ObjCUnprotectedFileStorage: Rule {
                       NSFileProtectionCompleteUntilFirstUserAuthentication, nil];
       if ([known containsObject:requested]) { [self apply:requested]; }
       """,
+      // A table from the caller's mode to a class offers every class.
+      """
+      NSString *ProtectionForMode(StorageMode mode) {
+          switch (mode) {
+              case StorageModeLocked: return NSFileProtectionComplete;
+              case StorageModeOpen: return NSFileProtectionNone;
+          }
+          return NSFileProtectionComplete;
+      }
+      """,
     ])
 
   static let names: Set<String> = [
@@ -219,8 +229,11 @@ public struct ObjCUnprotectedFileStorage: Rule {
   public static func check(_ context: RuleContext) {
     let objc = context.objc
     for (index, token) in objc.tokens.enumerated() where token.kind == .identifier && names.contains(token.text) {
-      // A class compared with, or one of a list of every class, protects no file.
-      guard !objc.isOnlyLookedFor(tokenAt: index, family: "NSFileProtection") else { continue }
+      // A class compared with, one of a list of every class, or one case of a table mapping a
+      // caller's mode to a class, protects no file by itself.
+      guard !objc.isOnlyLookedFor(tokenAt: index, family: "NSFileProtection"),
+        !objc.isReturnedOnCallersChoice(tokenAt: index)
+      else { continue }
       context.report(
         token,
         message:
