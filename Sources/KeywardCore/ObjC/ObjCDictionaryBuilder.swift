@@ -23,6 +23,8 @@ struct ObjCDictionaryBuilder {
   var order: [String] = []
   /// Token indices of names already accounted for (mutation receivers, assignment targets).
   var handled: Set<Int> = []
+  /// `name[key] = value;` writes, in source order.
+  var subscriptWrites: [(key: [ObjCToken], value: [ObjCToken])] = []
 
   init(model: ObjCModel) {
     self.model = model
@@ -109,7 +111,8 @@ struct ObjCDictionaryBuilder {
     return nil
   }
 
-  /// The first token of the statement holding `index`.
+  /// The first token of the statement holding `index`. A preprocessor line before it
+  /// (`#pragma clang diagnostic push`) ends the statement before, as a `;` does.
   func statementStart(of index: Int) -> Int {
     var depth = 0
     var position = index - 1
@@ -119,7 +122,7 @@ struct ObjCDictionaryBuilder {
         depth += 1
       } else if ["(", "["].contains(text) {
         depth = max(0, depth - 1)
-      } else if depth == 0 && (text == ";" || text == "{" || text == "}") {
+      } else if depth == 0 && (text == ";" || text == "{" || text == "}" || tokens[position].kind == .directive) {
         return position + 1
       }
       position -= 1
@@ -306,7 +309,9 @@ struct ObjCDictionaryBuilder {
       guard close + 1 < tokens.count, isAssignment(close + 1) else { continue }
       var stop = close + 2
       while stop < tokens.count, tokens[stop].text != ";" { stop += 1 }
-      add(name: name, at: first, key: Array(tokens[(index + 1)..<close]), value: Array(tokens[(close + 2)..<stop]))
+      let (key, value) = (Array(tokens[(index + 1)..<close]), Array(tokens[(close + 2)..<stop]))
+      subscriptWrites.append((key, value))
+      add(name: name, at: first, key: key, value: value)
     }
     for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
       for index in tokens.indices where tokens[index].text == function && tokens[index].kind == .identifier {

@@ -13,7 +13,7 @@ extension ObjCModel {
   ]
 
   /// Accessibility classes given to the keychain: as the `kSecAttrAccessible` value of `@{}`
-  /// literals, `setObject:forKey:` and `CFDictionaryAddValue`, as the protection of
+  /// literals, `setObject:forKey:`, subscripts and `CFDictionaryAddValue`, as the protection of
   /// `SecAccessControlCreateWithFlags`, through SAMKeychain's `setAccessibilityType:`, and
   /// UICKeyChainStore's accessibility constants; through `#define`s and `const`s of the file.
   public var accessibilityValues: [(token: ObjCToken, value: AccessibilityClass, isRaw: Bool)] {

@@ -78,9 +78,9 @@ extension ObjCModel {
     "description", "setObject", "setValue", "enumerateKeysAndObjectsUsingBlock", "containsObject",
   ]
 
-  func collectKeychainDictionaries() -> [ObjCKeychainDictionary] {
+  func buildDictionaries() -> (dictionaries: [ObjCKeychainDictionary], subscriptWrites: [KeyValueWrite]) {
     var builder = ObjCDictionaryBuilder(model: self)
     builder.collect()
-    return builder.dictionaries()
+    return (builder.dictionaries(), builder.subscriptWrites)
   }
 }

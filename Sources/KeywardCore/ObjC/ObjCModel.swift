@@ -32,7 +32,12 @@ public final class ObjCModel {
   lazy var enumBodies: [Range<Int>] = collectEnumBodies()
 
   /// The file's keychain dictionaries, with what the file does with each (`ObjCKeychainItems.swift`).
-  public private(set) lazy var keychainDictionaries: [ObjCKeychainDictionary] = collectKeychainDictionaries()
+  public var keychainDictionaries: [ObjCKeychainDictionary] { dictionaryBuild.dictionaries }
+  /// The file's dictionaries and its subscript writes (`query[key] = value;`), found together.
+  private lazy var dictionaryBuild = buildDictionaries()
+
+  /// A key and the value written under it, as written.
+  public typealias KeyValueWrite = (key: [ObjCToken], value: [ObjCToken])
 
   /// The tokens with every name of a file constant replaced by its value, every local by the
   /// values assigned to it earlier in its body, every call of an argument-less method or
@@ -156,9 +161,10 @@ public final class ObjCModel {
     return found
   }
 
-  /// `[dict setObject:value forKey:key]`, `setValue:forKey:` and `CFDictionaryAddValue/SetValue`.
-  public var keyValueWrites: [(key: [ObjCToken], value: [ObjCToken])] {
-    var found = keyedMessages.map { ($0.key, $0.value) }
+  /// `[dict setObject:value forKey:key]`, `setValue:forKey:`, `CFDictionaryAddValue/SetValue` and
+  /// `dict[key] = value;`.
+  public var keyValueWrites: [KeyValueWrite] {
+    var found = keyedMessages.map { ($0.key, $0.value) } + dictionaryBuild.subscriptWrites
     for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
       for call in calls(named: function) where call.arguments.count == 3 {
         found.append((call.arguments[1], call.arguments[2]))

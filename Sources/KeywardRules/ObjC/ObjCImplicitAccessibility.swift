@@ -70,6 +70,18 @@ public struct ObjCImplicitAccessibility: Rule {
         [item setObject:(__bridge id)access forKey:(__bridge id)kSecAttrAccessControl];
         SecItemAdd((__bridge CFDictionaryRef)item, NULL);
         """, profile: .strict),
+      // A class set between compiler pragmas is set all the same.
+      RuleExample(
+        """
+        NSMutableDictionary *item = [NSMutableDictionary dictionary];
+        item[(__bridge id)kSecClass] = (__bridge id)kSecClassGenericPassword;
+        item[(__bridge id)kSecValueData] = token;
+        #pragma clang diagnostic push
+        #pragma clang diagnostic ignored "-Wunguarded-availability"
+        item[(__bridge id)kSecAttrAccessible] = (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly;
+        #pragma clang diagnostic pop
+        SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        """, profile: .strict),
       // The base query comes from elsewhere: its attributes are not in view.
       RuleExample(
         """

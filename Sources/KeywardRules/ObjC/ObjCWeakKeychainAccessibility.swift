@@ -7,7 +7,8 @@ public struct ObjCWeakKeychainAccessibility: Rule {
     description: """
       `kSecAttrAccessibleAlways` and `kSecAttrAccessibleAlwaysThisDeviceOnly` (or their raw values \
       `@"dk"` / `@"dku"`) given as the `kSecAttrAccessible` value of `@{}` literals, \
-      `setObject:forKey:` / `setValue:forKey:`, `CFDictionaryAddValue` / `CFDictionarySetValue`, as \
+      `setObject:forKey:` / `setValue:forKey:`, subscripts (`query[key] = value`), \
+      `CFDictionaryAddValue` / `CFDictionarySetValue`, as \
       the protection of `SecAccessControlCreateWithFlags`, to SAMKeychain's \
       `setAccessibilityType:`, or as UICKeyChainStore's `...AccessibilityAlways` constants, also \
       through `#define`s and `const`s of the file. The items become readable while the device is \
@@ -31,6 +32,11 @@ public struct ObjCWeakKeychainAccessibility: Rule {
       "NSDictionary *q = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrAccessible: (__bridge id)↓kSecAttrAccessibleAlways};",
       "[query setObject:(__bridge id)↓kSecAttrAccessibleAlwaysThisDeviceOnly forKey:(__bridge id)kSecAttrAccessible];",
       "CFDictionaryAddValue(query, kSecAttrAccessible, ↓kSecAttrAccessibleAlways);",
+      """
+      - (void)protect:(NSMutableDictionary *)query {
+          query[(__bridge id)kSecAttrAccessible] = (__bridge id)↓kSecAttrAccessibleAlways;
+      }
+      """,
       "SecAccessControlRef ac = SecAccessControlCreateWithFlags(kCFAllocatorDefault, ↓kSecAttrAccessibleAlways, kSecAccessControlBiometryCurrentSet, NULL);",
       """
       #define KEYCHAIN_ACCESS ↓kSecAttrAccessibleAlways
