@@ -90,19 +90,10 @@ extension ObjCModel {
       }
       position -= 1
     }
-    guard position > 2, tokens[position - 1].text == ")" else { return false }
-    var close = position - 1
-    depth = 0
-    while close >= 0 {
-      if tokens[close].text == ")" { depth += 1 }
-      if tokens[close].text == "(" {
-        depth -= 1
-        if depth == 0 { break }
-      }
-      close -= 1
-    }
-    guard close > 0, tokens[close - 1].text == "switch" else { return false }
+    guard position > 2, tokens[position - 1].text == ")",
+      let open = Self.openingParenthesis(of: position - 1, in: tokens), open > 0, tokens[open - 1].text == "switch"
+    else { return false }
     let parameters = parameterNames(enclosing: index)
-    return tokens[(close + 1)..<(position - 1)].contains { $0.kind == .identifier && parameters.contains($0.text) }
+    return tokens[(open + 1)..<(position - 1)].contains { $0.kind == .identifier && parameters.contains($0.text) }
   }
 }

@@ -217,6 +217,21 @@ public final class ObjCModel {
     return bodies
   }
 
+  /// The index of the `(` that the `)` at `close` closes, if `tokens` holds one.
+  static func openingParenthesis(of close: Int, in tokens: [ObjCToken]) -> Int? {
+    var depth = 0
+    var position = close
+    while position >= 0 {
+      if tokens[position].text == ")" { depth += 1 }
+      if tokens[position].text == "(" {
+        depth -= 1
+        if depth == 0 { return position }
+      }
+      position -= 1
+    }
+    return nil
+  }
+
   /// The tokens inside the bracket at `open`, and the index of its closing bracket.
   func group(from open: Int) -> ([ObjCToken], Int) {
     var depth = 0

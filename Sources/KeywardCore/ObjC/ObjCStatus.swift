@@ -36,19 +36,9 @@ extension ObjCModel {
     if [";", "{", "}"].contains(before.text) || (before.kind == .identifier && ["else", "do"].contains(before.text)) {
       return true
     }
-    guard before.text == ")" else { return false }
-    // Find the matching `(`.
-    var depth = 0
-    var position = index - 1
-    while position >= 0 {
-      if tokens[position].text == ")" { depth += 1 }
-      if tokens[position].text == "(" {
-        depth -= 1
-        if depth == 0 { break }
-      }
-      position -= 1
+    guard before.text == ")", let position = ObjCModel.openingParenthesis(of: index - 1, in: tokens) else {
+      return false
     }
-    guard position >= 0 else { return false }
     if position + 2 == index - 1, tokens[position + 1].text == "void" { return startsStatement(at: position) }
     guard position > 0 else { return false }
     return ["if", "while", "for"].contains(tokens[position - 1].text)

@@ -100,18 +100,9 @@ struct ObjCValueSources {
 
   /// `T name(T1 a, T2 b) {`: the name of a C function taking arguments whose body opens at `open`.
   private static func functionName(before open: Int, in tokens: [ObjCToken]) -> String? {
-    guard open >= 4, tokens[open - 1].text == ")" else { return nil }
-    var depth = 0
-    var position = open - 1
-    while position > 0 {
-      if tokens[position].text == ")" { depth += 1 }
-      if tokens[position].text == "(" {
-        depth -= 1
-        if depth == 0 { break }
-      }
-      position -= 1
-    }
-    guard depth == 0, position >= 2, position + 2 < open - 1, tokens[position - 1].kind == .identifier,
+    guard open >= 4, tokens[open - 1].text == ")",
+      let position = ObjCModel.openingParenthesis(of: open - 1, in: tokens),
+      position >= 2, position + 2 < open - 1, tokens[position - 1].kind == .identifier,
       tokens[position - 2].kind == .identifier || tokens[position - 2].text == "*",
       !ObjCModel.controlWords.contains(tokens[position - 1].text)
     else { return nil }

@@ -49,22 +49,7 @@ public struct ItemMigratable: Rule {
       }
       """,
       // A helper's default, whatever option its caller passes.
-      """
-      func protection(for option: String?) -> CFString {
-          var chosen: CFString = ↓kSecAttrAccessibleWhenUnlocked
-          switch option {
-          case "firstUnlock": chosen = kSecAttrAccessibleAfterFirstUnlock
-          case "thisDevice": chosen = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-          default: break
-          }
-          return chosen
-      }
-      func save(_ token: Data, option: String?) {
-          let query: [String: Any] = [kSecValueData as String: token,
-                                      kSecAttrAccessible as String: protection(for: option)]
-          SecItemAdd(query as CFDictionary, nil)
-      }
-      """,
+      RuleExample(protectionHelper(defaultClass: "↓kSecAttrAccessibleWhenUnlocked")),
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]",
@@ -89,23 +74,28 @@ public struct ItemMigratable: Rule {
       let shared = Keychain(service: "shared").accessibility(.afterFirstUnlock).synchronizable(true)
       """,
       // The helper offers a migrating class only when its caller asks for it.
-      """
-      func protection(for option: String?) -> CFString {
-          var chosen: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-          switch option {
-          case "firstUnlock": chosen = kSecAttrAccessibleAfterFirstUnlock
-          case "thisDevice": chosen = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-          default: break
-          }
-          return chosen
-      }
-      func save(_ token: Data, option: String?) {
-          let query: [String: Any] = [kSecValueData as String: token,
-                                      kSecAttrAccessible as String: protection(for: option)]
-          SecItemAdd(query as CFDictionary, nil)
-      }
-      """,
+      RuleExample(protectionHelper(defaultClass: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly")),
     ])
+
+  /// A helper choosing the class from its caller's option, starting from `defaultClass`.
+  static func protectionHelper(defaultClass: String) -> String {
+    """
+    func protection(for option: String?) -> CFString {
+        var chosen: CFString = \(defaultClass)
+        switch option {
+        case "firstUnlock": chosen = kSecAttrAccessibleAfterFirstUnlock
+        case "thisDevice": chosen = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        default: break
+        }
+        return chosen
+    }
+    func save(_ token: Data, option: String?) {
+        let query: [String: Any] = [kSecValueData as String: token,
+                                    kSecAttrAccessible as String: protection(for: option)]
+        SecItemAdd(query as CFDictionary, nil)
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["kSecAttrAccessible"] }
 

@@ -49,22 +49,7 @@ public struct ObjCItemMigratable: Rule {
         }
         """, profile: .strict),
       // A helper function's default, in an item copied before it is added.
-      RuleExample(
-        """
-        CFStringRef protectionFor(NSDictionary *options) {
-            if ([options[@"protection"] isEqualToString:@"firstUnlock"]) {
-                return kSecAttrAccessibleAfterFirstUnlock;
-            }
-            return ↓kSecAttrAccessibleWhenUnlocked;
-        }
-        - (void)save:(NSData *)token options:(NSDictionary *)options {
-            NSMutableDictionary *item = [NSMutableDictionary dictionary];
-            item[(__bridge id)kSecValueData] = token;
-            item[(__bridge id)kSecAttrAccessible] = (__bridge id)protectionFor(options);
-            NSDictionary *attributes = [NSDictionary dictionaryWithDictionary:item];
-            SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
-        }
-        """, profile: .strict),
+      RuleExample(protectionHelper(defaultClass: "↓kSecAttrAccessibleWhenUnlocked"), profile: .strict),
     ],
     clean: [
       RuleExample(
@@ -83,27 +68,32 @@ public struct ObjCItemMigratable: Rule {
         SecItemAdd((__bridge CFDictionaryRef)query, NULL);
         """, profile: .strict),
       // The helper gives a migrating class only when its caller asks for it.
-      RuleExample(
-        """
-        CFStringRef protectionFor(NSDictionary *options) {
-            if ([options[@"protection"] isEqualToString:@"firstUnlock"]) {
-                return kSecAttrAccessibleAfterFirstUnlock;
-            }
-            return kSecAttrAccessibleWhenUnlockedThisDeviceOnly;
-        }
-        - (void)save:(NSData *)token options:(NSDictionary *)options {
-            NSMutableDictionary *item = [NSMutableDictionary dictionary];
-            item[(__bridge id)kSecValueData] = token;
-            item[(__bridge id)kSecAttrAccessible] = (__bridge id)protectionFor(options);
-            NSDictionary *attributes = [NSDictionary dictionaryWithDictionary:item];
-            SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
-        }
-        """, profile: .strict),
+      RuleExample(protectionHelper(defaultClass: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly"), profile: .strict),
       // A wrapper's table from its own setting to every class: the choice is where the setting is set.
       RuleExample(ObjCWeakKeychainAccessibility.wrapperMappingTable, profile: .strict),
       RuleExample(
         "store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly;", profile: .strict),
     ])
+
+  /// A helper function choosing the class from its caller's options, starting from
+  /// `defaultClass`, and an item copied before it is added.
+  static func protectionHelper(defaultClass: String) -> String {
+    """
+    CFStringRef protectionFor(NSDictionary *options) {
+        if ([options[@"protection"] isEqualToString:@"firstUnlock"]) {
+            return kSecAttrAccessibleAfterFirstUnlock;
+        }
+        return \(defaultClass);
+    }
+    - (void)save:(NSData *)token options:(NSDictionary *)options {
+        NSMutableDictionary *item = [NSMutableDictionary dictionary];
+        item[(__bridge id)kSecValueData] = token;
+        item[(__bridge id)kSecAttrAccessible] = (__bridge id)protectionFor(options);
+        NSDictionary *attributes = [NSDictionary dictionaryWithDictionary:item];
+        SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["kSecAttrAccessible", "UICKeyChainStoreAccessibility"]
