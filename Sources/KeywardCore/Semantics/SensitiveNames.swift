@@ -21,8 +21,7 @@ public enum SensitiveNames {
   public static let notSecretWords: Set<String> = headOnlyWords.union([
     // Flags and states.
     "is", "has", "have", "had", "did", "should", "was", "will", "can", "needs", "enabled", "disabled", "enable",
-    "disable", "required", "set", "exists", "available", "valid", "invalid", "expired", "saved", "stored", "changed",
-    "migrated", "shown", "seen", "visible", "hidden", "flag", "status", "state", "mode", "type", "kind", "style",
+    "disable", "required", "exists", "available", "flag", "status", "state", "mode", "type", "kind", "style",
     "policy", "option", "options", "setting", "settings", "preference", "preferences", "config", "configuration",
     "generator", "storage", "tag", "tags",
     // Counts, times and descriptions.
@@ -33,11 +32,14 @@ public enum SensitiveNames {
     "url", "endpoint", "host", "formatted", "salt", "canary", "dummy", "sample", "example", "public", "pub",
   ])
 
-  /// Words of `notSecretWords` that veto only as the name's head: a screen element (a
-  /// `passwordField`), a certificate (public, but a `certificatePassword` is a password).
+  /// Words of `notSecretWords` that veto only as the name's head, after the secret's word: a
+  /// screen element (a `passwordField`), a certificate (public, but a `certificatePassword` is a
+  /// password), a state (`passwordSaved`, `isTokenValid`). Before it they describe the secret
+  /// itself: a `savedPassword`, the `Set-Cookie` header's cookies.
   static let headOnlyWords: Set<String> = [
     "placeholder", "title", "label", "field", "button", "view", "cell", "screen", "controller", "segue",
-    "certificate", "cert",
+    "certificate", "cert", "set", "saved", "stored", "changed", "migrated", "valid", "invalid", "expired", "shown",
+    "seen", "visible", "hidden",
   ]
 
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit

@@ -106,6 +106,14 @@ public struct CleartextStoragePreferences: Rule {
       // A property added to the store itself, writing on `self`.
       RuleExample(storeExtension(receiver: "", marker: "↓")),
       RuleExample(storeExtension(receiver: "self.", marker: "↓")),
+      // A state word before the secret's describes it: the cookies a response asks to keep.
+      """
+      func remember(_ response: HTTPResponse, host: String) {
+          let received = response.headers["Set-Cookie"]
+          UserDefaults.standard.set(↓received, forKey: host)
+      }
+      """,
+      #"UserDefaults.standard.set(↓value, forKey: "savedPassword")"#,
       // A secret handed to the app's own helper, which writes whatever it is given to a store.
       RuleExample(settingsStore(handing: "↓encodedKey", key: "vaultSecret")),
       """
@@ -151,6 +159,8 @@ public struct CleartextStoragePreferences: Rule {
       // The name of a kind of credential (an enum case's raw value), not a credential.
       #"UserDefaults.standard.set(AuthType.clientToken.rawValue, forKey: "authorizationType")"#,
       #"UserDefaults.standard.set(failedCount, forKey: "passcodeAttempts")"#,
+      // After it, a state word says something about the secret.
+      #"UserDefaults.standard.set(outcome, forKey: "passwordChanged")"#,
       #"UserDefaults.standard.set(Date(), forKey: "lastPasswordChange")"#,
       // A setter's new value of a property declared `Int`: a number, whatever the key says.
       """
