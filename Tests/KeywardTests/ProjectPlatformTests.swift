@@ -122,8 +122,11 @@ import Testing
     let root = try Paths.tree(Dictionary(uniqueKeysWithValues: names.map { ($0, "let x = 1\n") }))
     defer { try? FileManager.default.removeItem(at: root) }
     var seen: [String] = []
-    let result = FileDiscovery(root: root.path, excludes: []).discover([root.path]) { seen.append($0.relativePath) }
-    #expect(seen == result.files.map(\.relativePath))
+    let discovery = FileDiscovery(root: root.path, excludes: [])
+    let streamed = discovery.discover([root.path]) { seen.append($0.relativePath) }
+    // Files taken as they come are the caller's to keep: the result does not list them again.
+    #expect(streamed.files.isEmpty)
+    #expect(seen == discovery.discover([root.path]).files.map(\.relativePath))
     #expect(seen.count == names.count)
   }
 }

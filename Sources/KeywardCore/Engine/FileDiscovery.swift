@@ -106,7 +106,7 @@ public struct FileDiscovery {
 
   /// What discovery found.
   public struct Result: Sendable {
-    /// The files to scan, sorted by path.
+    /// The files to scan, sorted by path (none when `onFile` took them).
     public var files: [DiscoveredFile]
     /// The paths that could not be listed or read.
     public var issues: [ScanIssue]
@@ -173,9 +173,9 @@ public struct FileDiscovery {
 
   /// The files to scan, sorted by path, the paths that could not be listed, and the dependency
   /// folders passed over.
-  /// - Parameter onFile: called with each file as it is found. Under one path named, files
-  ///   come in the order of the result (by relative path, as `<` orders them), so a caller can
-  ///   start on them before the walk ends.
+  /// - Parameter onFile: called with each file as it is found, instead of listing it in the
+  ///   result. Under one path named, files come in path order (by relative path, as `<` orders
+  ///   them), so a caller can start on them before the walk ends.
   public func discover(_ absolutePaths: [String], onFile: ((DiscoveredFile) -> Void)? = nil) -> Result {
     var walk = Walk(discovery: self)
     walk.onFile = onFile
@@ -222,8 +222,9 @@ public struct FileDiscovery {
     var onFile: ((DiscoveredFile) -> Void)?
 
     mutating func take(_ file: DiscoveredFile) {
-      files.append(file)
-      onFile?(file)
+      // A caller taking files as they come keeps them: a second list would double what a large
+      // tree's scan holds.
+      if let onFile { onFile(file) } else { files.append(file) }
     }
 
     func isExcluded(_ relativePath: String) -> Bool { GlobPattern.anyMatches(excludes, relativePath) }

@@ -29,6 +29,11 @@ public struct FileOutcome: Sendable, Codable {
 
   /// Whether a finding waits for other files to be settled (`HandOff`).
   var hasUnsettledFindings: Bool { findings.contains { $0.handOff != nil } }
+
+  /// Whether the outcome holds nothing at all: a file no rule needed to parse.
+  var isEmpty: Bool {
+    findings.isEmpty && issues.isEmpty && !parsed && binaries.isEmpty && facts.isEmpty && inventory == nil
+  }
 }
 
 /// Scans one file: read, check it is text, prefilter, parse, run the applicable rules, and turn

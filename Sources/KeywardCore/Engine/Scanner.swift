@@ -109,7 +109,8 @@ public struct Scanner: Sendable {
     let parked = ParkedFindings()
     let reaches = SpooledReaches()
     let libraryFiles = LibraryFiles()
-    @Sendable func work(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
+    let kept = KeptOutcomes()
+    @Sendable func work(_ file: DiscoveredFile, _ index: Int) {
       var outcome = scanner.scan(file)
       if let report { progress.step(report) }
       reaches.keep(&outcome.facts, file: index)
@@ -127,24 +128,24 @@ public struct Scanner: Sendable {
         }
         outcome.findings = []
       }
-      return (index, outcome)
+      kept.keep(outcome, at: index)
     }
-    @Sendable func givenUp(_ file: DiscoveredFile, _ index: Int) -> (Int, FileOutcome) {
+    @Sendable func givenUp(_ file: DiscoveredFile, _ index: Int) {
       let issue = ScanIssue(
         path: file.relativePath, kind: .timeLimit,
         message: "given up: scanning took longer than the \(Self.seconds(limit!))-second limit for one file")
-      return (index, FileOutcome(issues: [issue]))
+      kept.keep(FileOutcome(issues: [issue]), at: index)
     }
     let found: FileDiscovery.Result
     let files: [DiscoveredFile]
-    var outcomes: [(Int, FileOutcome)]
+    let discovered: [DiscoveredFile]
     // Listing the files overlaps reading them unless something needs the whole list first (a
     // selection, several paths, a test's hook); files are then read in the order they are found
     // rather than largest first.
     if absolutePaths.count == 1 && includes.isEmpty && request.onlyPaths == nil && request.afterDiscovery == nil {
       let listed = ListedFiles()
       var result: FileDiscovery.Result?
-      outcomes = ParallelWork.mapWhileListing(
+      ParallelWork.mapWhileListing(
         jobs: request.jobs, timeLimit: limit, onTimeout: { givenUp(listed[$0], $0) },
         list: { add in
           result = discovery.discover(absolutePaths) { file in
@@ -156,8 +157,10 @@ public struct Scanner: Sendable {
       ) { work(listed[$0], $0) }
       found = result!
       files = listed.all
+      discovered = files
     } else {
       found = discovery.discover(absolutePaths)
+      discovered = found.files
       files = found.files.filter { file in
         (includes.isEmpty || GlobPattern.anyMatches(includes, file.relativePath))
           && (request.onlyPaths?.contains(file.relativePath) ?? true)
@@ -165,44 +168,43 @@ public struct Scanner: Sendable {
       request.afterDiscovery?(files)
       progress.total = files.count
       let order = files.indices.sorted { files[$0].size > files[$1].size }
-      outcomes = ParallelWork.map(
+      ParallelWork.map(
         count: files.count, jobs: request.jobs, timeLimit: limit,
         onTimeout: { givenUp(files[order[$0]], order[$0]) }
       ) { work(files[order[$0]], order[$0]) }
     }
-    let (discovered, discoveryIssues) = (found.files, found.issues)
-    // Merged in file order, each file's findings released as they are copied, so that a large
-    // result is held about once.
-    var byFile = [FileOutcome?](repeating: nil, count: files.count)
-    for (index, outcome) in outcomes { byFile[index] = outcome }
-    outcomes = []
+    let discoveryIssues = found.issues
+    // The outcomes that hold anything, by file index (most files of an app hold nothing a rule
+    // reads: they are not kept, so memory does not grow with them); merged in file order, each
+    // file's findings released as they are copied, so that a large result is held about once.
+    var byFile = kept.all
+    let order = byFile.keys.sorted()
     // A partial scan with hand-offs waiting also reads the files it left out (and so collects
     // every file's facts itself, in discovery order).
     let partial =
-      files.count < discovered.count && (!parked.isEmpty || byFile.contains { $0?.hasUnsettledFindings == true })
+      files.count < discovered.count && (!parked.isEmpty || byFile.values.contains { $0.hasUnsettledFindings })
     // A partial scan reads the other files' relays only later: it keeps every reach.
     try reaches.restore(
-      into: &byFile, relays: byFile.flatMap { $0?.facts.relays ?? [] }, everything: partial)
+      into: &byFile, relays: order.flatMap { byFile[$0]!.facts.relays }, everything: partial)
     var facts = CallFacts()
     if partial {
       facts = Self.callFacts(of: discovered, selected: files, outcomes: byFile, scanner: scanner, jobs: request.jobs)
     } else {
-      for outcome in byFile { if let outcome { facts.append(outcome.facts) } }
+      for index in order { facts.append(byFile[index]!.facts) }
     }
     let settler = HandOffSettler(
       facts: facts, rules: rules,
       faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }),
       libraryFiles: libraryFiles.all)
     var findings: [Finding] = []
-    findings.reserveCapacity(byFile.reduce(0) { $0 + ($1?.findings.count ?? 0) })
+    findings.reserveCapacity(byFile.values.reduce(0) { $0 + $1.findings.count })
     var issues = discoveryIssues
     var parsed = 0
     var binaries: [BinarySummary] = []
     var inventory = FileInventory()
     var givenUp: Set<Int> = []
-    for index in byFile.indices {
-      guard var outcome = byFile[index] else { continue }
-      byFile[index] = nil
+    for index in order {
+      guard var outcome = byFile.removeValue(forKey: index) else { continue }
       if let waiting = try parked.take(file: index) { outcome.findings = waiting }
       if outcome.hasUnsettledFindings {
         outcome.findings = settler.settle(outcome.findings)
@@ -242,7 +244,7 @@ public struct Scanner: Sendable {
   /// their outcomes, the others' read for the purpose. So a partial scan settles its hand-offs
   /// against the whole tree, as a whole scan would.
   private static func callFacts(
-    of discovered: [DiscoveredFile], selected: [DiscoveredFile], outcomes: [FileOutcome?], scanner: FileScanner,
+    of discovered: [DiscoveredFile], selected: [DiscoveredFile], outcomes: [Int: FileOutcome], scanner: FileScanner,
     jobs: Int
   ) -> CallFacts {
     let selectedIndex = Dictionary(selected.indices.map { (selected[$0].relativePath, $0) }) { first, _ in first }
@@ -311,6 +313,23 @@ private final class LibraryFiles: @unchecked Sendable {
   }
 
   var all: Set<String> { lock.withLock { paths } }
+}
+
+/// Each file's outcome when it holds anything (findings, issues, facts, a parse, an inventory),
+/// by file index, as the workers finish them. The first kept for a file stays: a file given up
+/// for its time limit keeps that outcome when its stuck worker finishes later.
+private final class KeptOutcomes: @unchecked Sendable {
+  private let lock = NSLock()
+  private var outcomes: [Int: FileOutcome] = [:]
+
+  func keep(_ outcome: FileOutcome, at index: Int) {
+    guard !outcome.isEmpty else { return }
+    lock.withLock {
+      if outcomes[index] == nil { outcomes[index] = outcome }
+    }
+  }
+
+  var all: [Int: FileOutcome] { lock.withLock { outcomes } }
 }
 
 /// The files listed so far, read by the workers while the listing goes on.

@@ -34,7 +34,7 @@ final class SpooledReaches: @unchecked Sendable {
 
   /// Puts back into each file's facts the reaches of the names a waiting call may lead to
   /// (through `relays`, as far as a route is followed), or all of them when `everything`.
-  func restore(into outcomes: inout [FileOutcome?], relays: [ValueRelay], everything: Bool) throws {
+  func restore(into outcomes: inout [Int: FileOutcome], relays: [ValueRelay], everything: Bool) throws {
     let wanted = everything ? nil : Self.names(reachableFrom: lock.withLock { waitingNames }, through: relays)
     for (file, piece) in lock.withLock({ pieces }) where outcomes[file] != nil {
       var facts: CallFacts

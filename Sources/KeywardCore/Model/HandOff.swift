@@ -286,6 +286,11 @@ public struct CallFacts: Sendable, Codable {
     self.relays = relays
   }
 
+  public var isEmpty: Bool {
+    contextUses.isEmpty && parameterReaches.isEmpty && contextPropertyReads.isEmpty && enrollmentChecks.isEmpty
+      && propertyReaches.isEmpty && relays.isEmpty
+  }
+
   public mutating func append(_ other: CallFacts) {
     contextUses += other.contextUses
     parameterReaches += other.parameterReaches
