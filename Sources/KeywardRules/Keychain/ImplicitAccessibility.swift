@@ -19,7 +19,8 @@ public struct ImplicitAccessibility: Rule {
       judged, and neither are keychain wrapper libraries, which choose their own default. An \
       item that may sync through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a \
       setting) is not reported: sync needs a class that leaves the device, and the sync itself \
-      is `swift.keychain_synchronizable_secret`'s question.
+      is `swift.keychain_synchronizable_secret`'s question. Nor is a probe item the same \
+      function deletes again after adding it.
       """,
     rationale: """
       An implicit class is a decision nobody made: the item gets whatever the default is, which \
@@ -78,6 +79,18 @@ public struct ImplicitAccessibility: Rule {
       RuleExample(savePassword(synchronizable: "false", marker: "↓"), profile: .strict),
     ],
     clean: [
+      // A probe the function deletes again (to learn the app's access group) keeps nothing.
+      RuleExample(
+        """
+        func defaultAccessGroup() -> String? {
+            let probe: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "probe",
+                                        kSecValueData as String: token, kSecReturnAttributes as String: true]
+            var result: CFTypeRef?
+            guard SecItemAdd(probe as CFDictionary, &result) == errSecSuccess else { return nil }
+            SecItemDelete(probe as CFDictionary)
+            return (result as? [String: Any])?[kSecAttrAccessGroup as String] as? String
+        }
+        """, profile: .strict),
       RuleExample(
         """
         let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
@@ -171,7 +184,7 @@ public struct ImplicitAccessibility: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     for query in model.keychainQueries
-    where query.roles.contains(.add) && query.mayStore && !query.has("kSecAttrAccessible")
+    where query.roles.contains(.add) && query.mayStore && !query.isProbe && !query.has("kSecAttrAccessible")
       && !query.has("kSecAttrAccessControl")
     {
       // An item that may sync through iCloud Keychain needs a class that leaves the device, as
