@@ -72,10 +72,12 @@ extension ObjCModel {
   static let controlWords: Set<String> = [
     "if", "while", "for", "switch", "return", "sizeof", "typeof", "__typeof__", "@synchronized", "case",
   ]
-  /// Messages whose receiver is read, not stored.
+  /// Messages whose receiver is read, not stored (nor kept: manual reference counting's
+  /// `release` gives the dictionary up).
   static let receiverReads: Set<String> = [
     "objectForKey", "valueForKey", "count", "allKeys", "allValues", "removeObjectForKey", "removeAllObjects",
-    "description", "setObject", "setValue", "enumerateKeysAndObjectsUsingBlock", "containsObject",
+    "description", "setObject", "setValue", "enumerateKeysAndObjectsUsingBlock", "containsObject", "release",
+    "autorelease", "retain",
   ]
 
   func buildDictionaries() -> (dictionaries: [ObjCKeychainDictionary], subscriptWrites: [KeyValueWrite]) {

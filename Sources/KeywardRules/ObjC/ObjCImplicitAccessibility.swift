@@ -34,6 +34,18 @@ public struct ObjCImplicitAccessibility: Rule {
   public static let examples = RuleExamples(
     flagged: [
       RuleExample(savePassword(synchronizable: "@NO", marker: "↓"), profile: .strict),
+      // Manual reference counting releases the dictionary; it does not hand it on.
+      RuleExample(
+        """
+        - (void)saveKey:(NSData *)keyData {
+            NSMutableDictionary *query = ↓[[NSMutableDictionary alloc] init];
+            [query setObject:(id)kSecClassGenericPassword forKey:(id)kSecClass];
+            [query setObject:@"settingsKey" forKey:(id)kSecAttrAccount];
+            [query setObject:keyData forKey:(id)kSecValueData];
+            OSStatus status = SecItemAdd((CFDictionaryRef)query, NULL);
+            [query release];
+        }
+        """, profile: .strict),
       RuleExample(
         """
         - (void)save:(NSData *)token {
