@@ -25,7 +25,9 @@ extension WrapperMapping {
       accessibility: WrapperSite(methods: ["accessibility"], values: accessibilityCases()),
       authenticationPolicy: WrapperSite(argumentLabels: ["authenticationPolicy"], values: flagCases),
       synchronizable: WrapperSite(methods: ["synchronizable"]),
-      authenticationContext: WrapperSite(methods: ["authenticationContext"])),
+      authenticationContext: WrapperSite(methods: ["authenticationContext"]),
+      // Its `Keychain` keeps items `.afterFirstUnlock` unless told otherwise.
+      storeMaker: "Keychain", defaultAccessibility: "kSecAttrAccessibleAfterFirstUnlock", writeMethods: ["set"]),
     WrapperMapping(
       library: "SwiftKeychainWrapper", modules: ["SwiftKeychainWrapper"], types: ["KeychainWrapper"],
       accessibility: WrapperSite(argumentLabels: ["withAccessibility"], values: accessibilityCases()),

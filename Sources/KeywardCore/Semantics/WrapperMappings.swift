@@ -54,11 +54,21 @@ public struct WrapperMapping: Sendable, Hashable {
   /// Where the wrapper takes the `LAContext` it reads with (its `kSecUseAuthenticationContext`);
   /// values are ignored.
   public var authenticationContext: WrapperSite
+  /// The function that makes one of the library's stores (`Keychain` of KeychainAccess), when
+  /// its items get `defaultAccessibility` unless a class is named on the store.
+  public var storeMaker: String?
+  /// The `kSecAttrAccessible...` constant a store made by `storeMaker` gives its items when no
+  /// class is named.
+  public var defaultAccessibility: String?
+  /// The store's methods that write an item, with the value as their first argument (besides
+  /// subscript assignments).
+  public var writeMethods: [String]
 
   public init(
     library: String, modules: [String], types: [String], accessibility: WrapperSite = WrapperSite(),
     authenticationPolicy: WrapperSite = WrapperSite(), synchronizable: WrapperSite = WrapperSite(),
-    authenticationContext: WrapperSite = WrapperSite()
+    authenticationContext: WrapperSite = WrapperSite(), storeMaker: String? = nil,
+    defaultAccessibility: String? = nil, writeMethods: [String] = []
   ) {
     self.library = library
     self.modules = modules
@@ -67,12 +77,17 @@ public struct WrapperMapping: Sendable, Hashable {
     self.authenticationPolicy = authenticationPolicy
     self.synchronizable = synchronizable
     self.authenticationContext = authenticationContext
+    self.storeMaker = storeMaker
+    self.defaultAccessibility = defaultAccessibility
+    self.writeMethods = writeMethods
   }
 
   /// The same text for the same mapping in every process, for cache keys.
   public var canonicalDescription: String {
     ([library, modules.joined(separator: ","), types.joined(separator: ",")]
-      + Setting.allCases.map { "\($0.rawValue): \(site($0).canonicalDescription)" }).joined(separator: " | ")
+      + Setting.allCases.map { "\($0.rawValue): \(site($0).canonicalDescription)" }
+      + ["default: \(storeMaker ?? "")=\(defaultAccessibility ?? "") writes: \(writeMethods.joined(separator: ","))"])
+      .joined(separator: " | ")
   }
 
   public func site(_ setting: Setting) -> WrapperSite {

@@ -16,7 +16,9 @@ public struct ImplicitAccessibility: Rule {
       encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
       a literal, or a local variable that starts as one and changes only by subscripts. A \
       dictionary built elsewhere (a base query from a helper, a property, `merge`) is not \
-      judged, and neither are keychain wrapper libraries, which choose their own default. An \
+      judged. A KeychainAccess `Keychain` made without `.accessibility(...)` (nor \
+      `.synchronizable`) that the file writes through is reported too: its items get the \
+      library's default, `.afterFirstUnlock`. An \
       item that may sync through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a \
       setting) is not reported: sync needs a class that leaves the device, and the sync itself \
       is `swift.keychain_synchronizable_secret`'s question. Nor is a probe item the same \
@@ -64,6 +66,20 @@ public struct ImplicitAccessibility: Rule {
         let query: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
         SecItemAdd(query as CFDictionary, nil)
         """, profile: .strict),
+      // A KeychainAccess store that names no class keeps its items `.afterFirstUnlock`.
+      RuleExample(
+        """
+        import KeychainAccess
+        final class SessionStore {
+            private let keychain = ↓Keychain(service: "com.example.session")
+            func save(_ refreshToken: String) { keychain["refreshToken"] = refreshToken }
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        import KeychainAccess
+        func remember(_ pin: String) throws { try ↓Keychain(service: "com.example.pin").set(pin, key: "pin") }
+        """, profile: .strict),
       RuleExample(
         """
         func save(_ token: Data) -> OSStatus {
@@ -79,6 +95,22 @@ public struct ImplicitAccessibility: Rule {
       RuleExample(savePassword(synchronizable: "false", marker: "↓"), profile: .strict),
     ],
     clean: [
+      // The class is named on the store, or where the item is written; or the store syncs.
+      RuleExample(
+        """
+        import KeychainAccess
+        final class SessionStore {
+            private let keychain = Keychain(service: "com.example.session").accessibility(.afterFirstUnlockThisDeviceOnly)
+            private let plain = Keychain(service: "com.example.other")
+            private let shared = Keychain(service: "com.example.shared").synchronizable(true)
+            func save(_ refreshToken: String) {
+                keychain["refreshToken"] = refreshToken
+                try? plain.accessibility(.whenUnlockedThisDeviceOnly).set(refreshToken, key: "copy")
+                shared["refreshToken"] = refreshToken
+                plain["launched"] = String(true)
+            }
+        }
+        """, profile: .strict),
       // A probe the function deletes again (to learn the app's access group) keeps nothing.
       RuleExample(
         """
@@ -158,6 +190,8 @@ public struct ImplicitAccessibility: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
 
+  public static let readsWrapperSettings = true
+
   /// Whether the item holds data or a key that is not evidently public: a public key or a
   /// certificate may be read by anyone, so its class is moot, and an item with neither data nor
   /// a key is a marker.
@@ -196,6 +230,18 @@ public struct ImplicitAccessibility: Rule {
         literal,
         message: message)
     }
+    // A wrapper's store made without a class: its items get the library's default.
+    for store in model.wrapperStoresOnDefaultAccessibility
+    where store.writtenValues.contains(where: { !SensitiveNames.holdsPlainValue($0, model: model) }) {
+      guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
+        continue
+      }
+      context.report(store.creation, message: wrapperMessage(library: store.library, accessibility))
+    }
+  }
+
+  static func wrapperMessage(library: String, _ accessibility: AccessibilityClass) -> String {
+    "This \(library) store names no accessibility class, so the items written through it get the library's default, `\(accessibility.name)`: carried in backups onto other devices. Name the class the items need, usually the `ThisDeviceOnly` variant (`.accessibility(.afterFirstUnlockThisDeviceOnly)`)."
   }
 
   /// Words in the name of an item's value that say anyone may read it.
