@@ -24,7 +24,7 @@ struct ObjCDictionaryBuilder {
   /// Token indices of names already accounted for (mutation receivers, assignment targets).
   var handled: Set<Int> = []
   /// `name[key] = value;` writes, in source order.
-  var subscriptWrites: [(key: [ObjCToken], value: [ObjCToken])] = []
+  var subscriptWrites: [ObjCModel.KeyValueWrite] = []
 
   init(model: ObjCModel) {
     self.model = model

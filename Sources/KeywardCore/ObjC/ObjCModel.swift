@@ -103,16 +103,10 @@ public final class ObjCModel {
     }
     // `name(arguments)` of a C function of the file that takes them.
     if list[index].kind == .identifier, index + 1 < list.count, list[index + 1].text == "(",
-      valueSources.defaultReturns[list[index].text] != nil
+      valueSources.defaultReturns[list[index].text] != nil,
+      let close = Self.closingParenthesis(of: index + 1, in: list)
     {
-      var depth = 0
-      for position in (index + 1)..<list.count {
-        if list[position].text == "(" { depth += 1 }
-        if list[position].text == ")" {
-          depth -= 1
-          if depth == 0 { return (list[index].text, position - index + 1) }
-        }
-      }
+      return (list[index].text, close - index + 1)
     }
     return (nil, 1)
   }
@@ -148,7 +142,7 @@ public final class ObjCModel {
   }
 
   /// `key: value` entries of `@{ ... }` literals.
-  public var dictionaryEntries: [(key: [ObjCToken], value: [ObjCToken])] {
+  public var dictionaryEntries: [KeyValueWrite] {
     var found: [([ObjCToken], [ObjCToken])] = []
     for index in analyzed.indices where analyzed[index].text == "@" {
       guard index + 1 < analyzed.count, analyzed[index + 1].text == "{" else { continue }
@@ -215,6 +209,19 @@ public final class ObjCModel {
       index = close
     }
     return bodies
+  }
+
+  /// The index of the `)` that closes the `(` at `open`, if `tokens` holds one.
+  static func closingParenthesis(of open: Int, in tokens: [ObjCToken]) -> Int? {
+    var depth = 0
+    for position in open..<tokens.count {
+      if tokens[position].text == "(" { depth += 1 }
+      if tokens[position].text == ")" {
+        depth -= 1
+        if depth == 0 { return position }
+      }
+    }
+    return nil
   }
 
   /// The index of the `(` that the `)` at `close` closes, if `tokens` holds one.
