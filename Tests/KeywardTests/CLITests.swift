@@ -296,6 +296,45 @@ import Testing
       ], "\(output.standardError)")
   }
 
+  /// A store made without a class keeps the default the mapping names, unless each write names one.
+  @Test func configuredDefaultStoresAreReportedInStrict() throws {
+    let root = Paths.temporaryFolder()
+    let configuration = """
+      wrapperMappings:
+        - library: AcmeVault
+          modules: [AcmeVault]
+          accessibility:
+            argumentLabels: [protection]
+            values:
+              unlocked: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          defaultStore:
+            maker: SecureBox
+            accessibility: kSecAttrAccessibleAfterFirstUnlock
+            writeMethods: [save]
+      """
+    try configuration.write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    try """
+    import AcmeVault
+    let box = SecureBox()
+    let careful = SecureBox()
+    func keep(_ token: String) {
+        box.save(token, forKey: "sessionToken")
+        careful.save(token, forKey: "copy", protection: .unlocked)
+    }
+    """.write(to: root.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    let (_, output) = KeywardCLI.run(["scan", root.path, "--profile", "strict", "--format", "json"])
+    let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+    let found = (object?["findings"] as? [[String: Any]])?.map { finding in
+      "\(finding["ruleId"] as? String ?? "") \((finding["location"] as? [String: Any]).flatMap { $0["start"] as? [String: Any] }?["line"] as? Int ?? 0)"
+    }
+    #expect(found == ["swift.keychain_implicit_accessibility 2"], "\(output.standardError)")
+    try configuration.replacingOccurrences(of: "\n      writeMethods: [save]", with: "").write(
+      to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
+    let (status, failed) = KeywardCLI.run(["scan", root.path])
+    #expect(status == 2)
+    #expect(failed.standardError.contains("'defaultStore' needs 'maker', 'accessibility' and 'writeMethods'"))
+  }
+
   @Test func badWrapperMappingsNameTheProblem() throws {
     let root = Paths.temporaryFolder()
     try

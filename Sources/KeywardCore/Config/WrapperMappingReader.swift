@@ -22,11 +22,17 @@ import Yams
 ///       argumentLabels: [syncAcrossDevices]
 ///     authenticationContext:         # where it takes the LAContext it reads with
 ///       methods: [unlocked]
+///     defaultStore:                  # a store made without a class keeps the library's default
+///       maker: SecureBox             # SecureBox(...) makes a store
+///       accessibility: kSecAttrAccessibleAfterFirstUnlock
+///       writeMethods: [save]         # box.save(secret, ...) writes an item
 /// ```
 enum WrapperMappingReader {
   static let mappingKeys = [
     "library", "modules", "types", "accessibility", "authenticationPolicy", "synchronizable", "authenticationContext",
+    "defaultStore",
   ]
+  static let defaultStoreKeys = ["maker", "accessibility", "writeMethods"]
   static let siteKeys = ["argumentLabels", "methods", "properties", "impliedByCalls", "values"]
 
   static func read(_ node: Node, reader: inout NodeReader) throws -> [WrapperMapping] {
@@ -52,6 +58,8 @@ enum WrapperMappingReader {
         mapping.synchronizable = try site(value, key: key, meanings: nil, reader: &reader)
       case "authenticationContext":
         mapping.authenticationContext = try site(value, key: key, meanings: nil, reader: &reader)
+      case "defaultStore":
+        try readDefaultStore(value, into: &mapping, reader: &reader)
       default:
         reader.warn(keyNode, "unknown key '\(key)' in a wrapper mapping", suggestions: mappingKeys)
       }
@@ -65,6 +73,34 @@ enum WrapperMappingReader {
       )
     }
     return mapping
+  }
+
+  private static func readDefaultStore(_ node: Node, into mapping: inout WrapperMapping, reader: inout NodeReader)
+    throws
+  {
+    for (keyNode, value) in try reader.mapping(node, what: "'defaultStore'") {
+      let field = try reader.scalarKey(keyNode)
+      switch field {
+      case "maker": mapping.storeMaker = try reader.string(value, key: field)
+      case "writeMethods": mapping.writeMethods = try reader.strings(value, key: field)
+      case "accessibility":
+        let meaning = try reader.string(value, key: field)
+        guard AccessibilityClass.names.contains(meaning) else {
+          let hint =
+            EditDistance.nearest(to: meaning, in: AccessibilityClass.names).map { "did you mean '\($0)'? " } ?? ""
+          throw ConfigurationError(
+            "\(reader.place(value)): '\(meaning)' is not a keychain accessibility class; \(hint)valid: \(AccessibilityClass.names.joined(separator: ", "))"
+          )
+        }
+        mapping.defaultAccessibility = meaning
+      default:
+        reader.warn(keyNode, "unknown key '\(field)' in 'defaultStore'", suggestions: defaultStoreKeys)
+      }
+    }
+    guard mapping.storeMaker != nil, mapping.defaultAccessibility != nil, !mapping.writeMethods.isEmpty else {
+      throw ConfigurationError(
+        "\(reader.place(node)): 'defaultStore' needs 'maker', 'accessibility' and 'writeMethods'")
+    }
   }
 
   private static func site(_ node: Node, key: String, meanings: [String]?, reader: inout NodeReader) throws

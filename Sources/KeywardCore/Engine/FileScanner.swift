@@ -287,6 +287,7 @@ public struct FileScanner: Sendable {
       if hasDirectives { directives = SuppressionDirective.directives(inObjC: bytes, text: text) }
       let model = ObjCModel(bytes: bytes)
       model.projectPlatform = platform
+      model.wrappers = wrappers
       makeContext = { RuleContext(objc: model, options: $0) }
       place = {
         Self.placing(

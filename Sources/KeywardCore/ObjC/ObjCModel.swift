@@ -12,6 +12,8 @@ public final class ObjCModel {
   let lexer: ObjCLexer
   /// What the file's project is built for (`ProjectPlatform`), as the scan found it.
   public var projectPlatform = ProjectPlatform.unspecified
+  /// The keychain wrapper libraries the scan knows (`WrapperMapping`).
+  public var wrappers = WrapperMapping.builtIn
 
   public init(bytes: [UInt8]) {
     lexer = ObjCLexer(bytes: bytes)

@@ -27,7 +27,16 @@ extension WrapperMapping {
       synchronizable: WrapperSite(methods: ["synchronizable"]),
       authenticationContext: WrapperSite(methods: ["authenticationContext"]),
       // Its `Keychain` keeps items `.afterFirstUnlock` unless told otherwise.
-      storeMaker: "Keychain", defaultAccessibility: "kSecAttrAccessibleAfterFirstUnlock", writeMethods: ["set"]),
+      storeMaker: "Keychain", defaultAccessibility: "kSecAttrAccessibleAfterFirstUnlock", writeMethods: ["set"],
+      namingAccessibility: "`.accessibility(.afterFirstUnlockThisDeviceOnly)`"),
+    // Auth0's: settings are its initializer's arguments; items are `.afterFirstUnlock` by default.
+    WrapperMapping(
+      library: "SimpleKeychain", modules: ["SimpleKeychain"], types: ["SimpleKeychain"],
+      accessibility: WrapperSite(argumentLabels: ["accessibility"], values: accessibilityCases()),
+      authenticationPolicy: WrapperSite(argumentLabels: ["accessControlFlags"], values: flagCases),
+      synchronizable: WrapperSite(argumentLabels: ["synchronizable"]),
+      storeMaker: "SimpleKeychain", defaultAccessibility: "kSecAttrAccessibleAfterFirstUnlock", writeMethods: ["set"],
+      namingAccessibility: "`SimpleKeychain(accessibility: .afterFirstUnlockThisDeviceOnly)`"),
     WrapperMapping(
       library: "SwiftKeychainWrapper", modules: ["SwiftKeychainWrapper"], types: ["KeychainWrapper"],
       accessibility: WrapperSite(argumentLabels: ["withAccessibility"], values: accessibilityCases()),
@@ -35,7 +44,10 @@ extension WrapperMapping {
     WrapperMapping(
       library: "KeychainSwift", modules: ["KeychainSwift"], types: ["KeychainSwift"],
       accessibility: WrapperSite(argumentLabels: ["withAccess"], values: accessibilityCases(prefix: "accessible")),
-      synchronizable: WrapperSite(properties: ["synchronizable"])),
+      synchronizable: WrapperSite(properties: ["synchronizable"]),
+      // A write that names no `withAccess:` leaves the item to the keychain's default.
+      storeMaker: "KeychainSwift", defaultAccessibility: "kSecAttrAccessibleWhenUnlocked", writeMethods: ["set"],
+      namingAccessibility: "`set(_:forKey:withAccess: .accessibleWhenUnlockedThisDeviceOnly)`"),
     WrapperMapping(
       library: "Valet", modules: ["Valet"], types: ["Valet", "SecureEnclaveValet", "SinglePromptSecureEnclaveValet"],
       accessibility: WrapperSite(argumentLabels: ["accessibility"], values: accessibilityCases()),
@@ -67,6 +79,10 @@ extension WrapperMapping {
           "privateKeyUsage": "privateKeyUsage",
           "applicationPassword": "applicationPassword",
         ]),
-      synchronizable: WrapperSite(properties: ["synchronizable"])),
+      synchronizable: WrapperSite(properties: ["synchronizable"]),
+      // Its stores keep items `AfterFirstUnlock` unless `accessibility` is set.
+      storeMaker: "UICKeyChainStore", defaultAccessibility: "kSecAttrAccessibleAfterFirstUnlock",
+      writeMethods: ["setString", "setData"],
+      namingAccessibility: "`store.accessibility = .afterFirstUnlockThisDeviceOnly`"),
   ]
 }

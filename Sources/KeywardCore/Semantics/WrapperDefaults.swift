@@ -11,6 +11,8 @@ public struct WrapperDefaultStore {
   public var meaning: String
   /// The values the file writes through the store.
   public var writtenValues: [ExprSyntax]
+  /// How code names a class on the store, for the fix.
+  public var namingAccessibility: String?
 }
 
 extension SemanticModel {
@@ -25,16 +27,24 @@ extension SemanticModel {
     for mapping in activeWrappers {
       guard let meaning = mapping.defaultAccessibility, let maker = mapping.storeMaker else { continue }
       let configuring = Set(mapping.accessibility.methods + mapping.synchronizable.methods)
+      let configuringLabels = Set(mapping.accessibility.argumentLabels + mapping.synchronizable.argumentLabels)
       for call in index.calls(named: maker) where call.calledExpression.is(DeclReferenceExprSyntax.self) {
         let (top, methods) = Self.chain(from: call)
-        guard methods.allSatisfy({ !configuring.contains($0.name) }) else { continue }
-        var written = methods.filter { mapping.writeMethods.contains($0.name) }.compactMap {
+        guard methods.allSatisfy({ !configuring.contains($0.name) }),
+          call.arguments.allSatisfy({ !configuringLabels.contains($0.label?.text ?? "") })
+        else { continue }
+        var written = methods.filter { isDefaultWrite($0.call, named: $0.name, mapping: mapping) }.compactMap {
           $0.call.arguments.first?.expression
         }
-        if let holder = binding(initializedWith: top) { written += writes(through: holder, mapping: mapping) }
+        if let holder = binding(initializedWith: top) {
+          guard !isConfigured(holder, mapping: mapping) else { continue }
+          written += writes(through: holder, mapping: mapping)
+        }
         guard !written.isEmpty else { continue }
         found.append(
-          WrapperDefaultStore(library: mapping.library, creation: call, meaning: meaning, writtenValues: written))
+          WrapperDefaultStore(
+            library: mapping.library, creation: call, meaning: meaning, writtenValues: written,
+            namingAccessibility: mapping.namingAccessibility))
       }
     }
     return found
@@ -66,6 +76,29 @@ extension SemanticModel {
     return index.bindingsByName[name]?.first { $0.initializer?.id == expression.id }
   }
 
+  /// Whether `call` writes an item without naming its class (KeychainSwift's
+  /// `set(_:forKey:withAccess:)` takes it with each write).
+  private func isDefaultWrite(_ call: FunctionCallExprSyntax, named method: String, mapping: WrapperMapping) -> Bool {
+    mapping.writeMethods.contains(method)
+      && !call.arguments.contains { mapping.accessibility.argumentLabels.contains($0.label?.text ?? "") }
+  }
+
+  /// Whether the file sets a class (or synchronization) on the store `holder` names after making
+  /// it: `keychain.accessibility = .whenUnlocked`, `keychain.setAccessibility(...)`.
+  private func isConfigured(_ holder: Binding, mapping: WrapperMapping) -> Bool {
+    let properties = mapping.accessibility.properties + mapping.synchronizable.properties
+    let methods = Set(mapping.accessibility.methods + mapping.synchronizable.methods)
+    for property in properties {
+      for assignment in index.memberAssignmentsByName[property] ?? [] {
+        guard let base = assignment.target.base else { return true }
+        if resolver.binding(denotedBy: base)?.id == holder.id { return true }
+      }
+    }
+    return (index.memberCallsByReceiver[holder.name] ?? []).contains {
+      methods.contains($0.method) && resolver.binding(denotedBy: $0.receiver)?.id == holder.id
+    }
+  }
+
   /// What the file writes through the store `holder` names, directly (not through a chain that
   /// sets the store up anew).
   private func writes(through holder: Binding, mapping: WrapperMapping) -> [ExprSyntax] {
@@ -75,7 +108,9 @@ extension SemanticModel {
       written.append(value)
     }
     for call in index.memberCallsByReceiver[holder.name] ?? []
-    where mapping.writeMethods.contains(call.method) && resolver.binding(denotedBy: call.receiver)?.id == holder.id {
+    where isDefaultWrite(call.call, named: call.method, mapping: mapping)
+      && resolver.binding(denotedBy: call.receiver)?.id == holder.id
+    {
       if let value = call.call.arguments.first?.expression { written.append(value) }
     }
     return written

@@ -63,12 +63,14 @@ public struct WrapperMapping: Sendable, Hashable {
   /// The store's methods that write an item, with the value as their first argument (besides
   /// subscript assignments).
   public var writeMethods: [String]
+  /// How code names a class on such a store, for the fix (`.accessibility(.afterFirstUnlockThisDeviceOnly)`).
+  public var namingAccessibility: String?
 
   public init(
     library: String, modules: [String], types: [String], accessibility: WrapperSite = WrapperSite(),
     authenticationPolicy: WrapperSite = WrapperSite(), synchronizable: WrapperSite = WrapperSite(),
     authenticationContext: WrapperSite = WrapperSite(), storeMaker: String? = nil,
-    defaultAccessibility: String? = nil, writeMethods: [String] = []
+    defaultAccessibility: String? = nil, writeMethods: [String] = [], namingAccessibility: String? = nil
   ) {
     self.library = library
     self.modules = modules
@@ -80,13 +82,16 @@ public struct WrapperMapping: Sendable, Hashable {
     self.storeMaker = storeMaker
     self.defaultAccessibility = defaultAccessibility
     self.writeMethods = writeMethods
+    self.namingAccessibility = namingAccessibility
   }
 
   /// The same text for the same mapping in every process, for cache keys.
   public var canonicalDescription: String {
     ([library, modules.joined(separator: ","), types.joined(separator: ",")]
       + Setting.allCases.map { "\($0.rawValue): \(site($0).canonicalDescription)" }
-      + ["default: \(storeMaker ?? "")=\(defaultAccessibility ?? "") writes: \(writeMethods.joined(separator: ","))"])
+      + [
+        "default: \(storeMaker ?? "")=\(defaultAccessibility ?? "") writes: \(writeMethods.joined(separator: ",")) fix: \(namingAccessibility ?? "")"
+      ])
       .joined(separator: " | ")
   }
 

@@ -12,17 +12,15 @@ public struct ImplicitAccessibility: Rule {
     description: """
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
       `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
-      `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked, and carried in \
-      encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
-      a literal, or a local variable that starts as one and changes only by subscripts. A \
-      dictionary built elsewhere (a base query from a helper, a property, `merge`) is not \
-      judged. A KeychainAccess `Keychain` made without `.accessibility(...)` (nor \
-      `.synchronizable`) that the file writes through is reported too: its items get the \
-      library's default, `.afterFirstUnlock`. An \
-      item that may sync through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a \
-      setting) is not reported: sync needs a class that leaves the device, and the sync itself \
-      is `swift.keychain_synchronizable_secret`'s question. Nor is a probe item the same \
-      function deletes again after adding it.
+      `kSecAttrAccessibleWhenUnlocked`, carried in encrypted backups onto other devices. Reported only where the whole dictionary is in view \
+      (a literal, or a local variable that starts as one and changes only by subscripts), not \
+      for one built elsewhere. A wrapper store made without a class that the file writes a value \
+      through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
+      KeychainAccess `Keychain` without `.accessibility(...)`, a `SimpleKeychain` without \
+      `accessibility:` and a `UICKeyChainStore` whose `accessibility` is never set, the \
+      keychain's own for a `KeychainSwift` write without `withAccess:`. An item that may sync \
+      through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a setting) is not \
+      reported: sync needs a class that leaves the device. Nor is a probe item deleted again.
       """,
     rationale: """
       An implicit class is a decision nobody made: the item gets whatever the default is, which \
@@ -82,6 +80,32 @@ public struct ImplicitAccessibility: Rule {
         """, profile: .strict),
       RuleExample(
         """
+        import SimpleKeychain
+        let credentials = ↓SimpleKeychain(service: "com.example.auth")
+        func store(_ refreshToken: String) throws { try credentials.set(refreshToken, forKey: "refresh") }
+        """, profile: .strict),
+      // KeychainSwift takes the class with each write; without one the keychain's default applies.
+      RuleExample(
+        """
+        import KeychainSwift
+        final class AccountStore {
+            let keychain = ↓KeychainSwift()
+            func save(accessToken: String) {
+                keychain.set(accessToken, forKey: "access", withAccess: .accessibleWhenUnlockedThisDeviceOnly)
+                keychain.set(accessToken, forKey: "accessCopy")
+            }
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        import UICKeyChainStore
+        func save(_ password: String, host: String) {
+            let keychain = ↓UICKeyChainStore(service: "com.example.hosts")
+            keychain.setString(password, forKey: host)
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
         func save(_ token: Data) -> OSStatus {
           var item: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword]
           item[kSecAttrAccount as String] = "session"
@@ -109,6 +133,36 @@ public struct ImplicitAccessibility: Rule {
                 shared["refreshToken"] = refreshToken
                 plain["launched"] = String(true)
             }
+        }
+        """, profile: .strict),
+      // The class is an initializer argument, or set on the store before it is written.
+      RuleExample(
+        """
+        import SimpleKeychain
+        import UICKeyChainStore
+        let credentials = SimpleKeychain(service: "com.example.auth", accessibility: .afterFirstUnlockThisDeviceOnly)
+        func store(_ refreshToken: String, password: String, host: String) throws {
+            try credentials.set(refreshToken, forKey: "refresh")
+            let keychain = UICKeyChainStore(service: "com.example.hosts")
+            keychain.accessibility = .whenUnlockedThisDeviceOnly
+            keychain.setString(password, forKey: host)
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        import KeychainSwift
+        func save(accessToken: String) {
+            KeychainSwift().set(accessToken, forKey: "access", withAccess: .accessibleAfterFirstUnlockThisDeviceOnly)
+        }
+        """, profile: .strict),
+      // Push tokens are no secret, whatever class they are kept in.
+      RuleExample(
+        """
+        import UICKeyChainStore
+        func remember(deviceToken: String, pushKitToken: String) {
+            let keychain = UICKeyChainStore(service: "com.example.push")
+            keychain.setString(deviceToken, forKey: "apns")
+            keychain.setString(pushKitToken, forKey: "voip")
         }
         """, profile: .strict),
       // A probe the function deletes again (to learn the app's access group) keeps nothing.
@@ -208,11 +262,7 @@ public struct ImplicitAccessibility: Rule {
     if denotes("kSecAttrKeyClass", "kSecAttrKeyClassPublic") || denotes("kSecClass", "kSecClassCertificate") {
       return false
     }
-    return !stored.contains { write in
-      SensitiveNames.words(in: write.value, model: model).flatMap(SensitiveNames.nameWords).contains {
-        Self.publicWords.contains($0.lowercased())
-      }
-    }
+    return !stored.contains { namesReadableValue(SensitiveNames.words(in: $0.value, model: model)) }
   }
 
   public static func check(_ context: RuleContext) {
@@ -232,20 +282,34 @@ public struct ImplicitAccessibility: Rule {
     }
     // A wrapper's store made without a class: its items get the library's default.
     for store in model.wrapperStoresOnDefaultAccessibility
-    where store.writtenValues.contains(where: { !SensitiveNames.holdsPlainValue($0, model: model) }) {
+    where store.writtenValues.contains(where: {
+      !SensitiveNames.holdsPlainValue($0, model: model)
+        && !namesReadableValue(SensitiveNames.words(in: $0, model: model))
+    }) {
       guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
         continue
       }
-      context.report(store.creation, message: wrapperMessage(library: store.library, accessibility))
+      context.report(
+        store.creation,
+        message: wrapperMessage(library: store.library, accessibility, naming: store.namingAccessibility))
     }
   }
 
-  static func wrapperMessage(library: String, _ accessibility: AccessibilityClass) -> String {
-    "This \(library) store names no accessibility class, so the items written through it get the library's default, `\(accessibility.name)`: carried in backups onto other devices. Name the class the items need, usually the `ThisDeviceOnly` variant (`.accessibility(.afterFirstUnlockThisDeviceOnly)`)."
+  static func wrapperMessage(library: String, _ accessibility: AccessibilityClass, naming: String?) -> String {
+    "This \(library) store names no accessibility class, so the items written through it get the library's default, `\(accessibility.name)`: carried in backups onto other devices. Name the class the items need, usually the `ThisDeviceOnly` variant"
+      + (naming.map { " (\($0))." } ?? ".")
   }
 
   /// Words in the name of an item's value that say anyone may read it.
   static let publicWords: Set<String> = ["public", "pub", "certificate", "cert"]
+
+  /// Whether names of a stored value say it is no secret: a public key or certificate, or a token
+  /// that is no credential (a push `deviceToken`, a `pushKitToken`).
+  static func namesReadableValue(_ names: [String]) -> Bool {
+    let words = names.flatMap(SensitiveNames.nameWords).map { $0.lowercased() }
+    return words.contains(where: publicWords.contains)
+      || words.contains("token") && words.contains(where: SensitiveNames.notCredentialTokenWords.contains)
+  }
 
   static let message =
     "This item is added without `kSecAttrAccessible` or `kSecAttrAccessControl`, so it gets the default class, `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked and carried in backups onto other devices. Name the class the item needs, usually `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`."

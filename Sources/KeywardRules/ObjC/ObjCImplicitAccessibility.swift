@@ -7,12 +7,13 @@ public struct ObjCImplicitAccessibility: Rule {
     description: """
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
       `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
-      `kSecAttrAccessibleWhenUnlocked`: readable whenever the device is unlocked, and carried in \
-      encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
+      `kSecAttrAccessibleWhenUnlocked`, carried in encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
       an `@{ ... }` literal, or a variable that starts as one (or as an empty \
       `NSMutableDictionary` or `CFDictionaryCreateMutable`) and then changes only by \
       `setObject:forKey:`, subscripts, `CFDictionaryAddValue` and literals, and is handed to no \
-      method or function other than the Security calls. Items holding a public key or a \
+      method or function other than the Security calls. A `UICKeyChainStore` the file makes and \
+      writes a value through, setting no `accessibility` on any store, is reported too: its items \
+      get the library's default, `AfterFirstUnlock`. Items holding a public key or a \
       certificate, or no data, are not reported, nor are items that may sync through iCloud \
       Keychain (`kSecAttrSynchronizable` anything but a plain false): sync needs a class that \
       leaves the device.
@@ -65,6 +66,28 @@ public struct ObjCImplicitAccessibility: Rule {
         """, profile: .strict),
       RuleExample(
         "OSStatus status = SecItemAdd((__bridge CFDictionaryRef)↓@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token}, NULL);",
+        profile: .strict),
+      // UICKeyChainStore keeps items `AfterFirstUnlock` unless its `accessibility` is set: through a
+      // store a function hands out, one kept in an instance variable, or one a class method makes.
+      RuleExample(
+        """
+        static UICKeyChainStore *hostKeychain(void) {
+            return ↓[UICKeyChainStore keyChainStoreWithService:@"com.example.hosts"];
+        }
+        - (void)savePassword:(NSString *)password forHost:(NSString *)host {
+            [hostKeychain() setString:password forKey:host];
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        - (instancetype)init {
+            if ((self = [super init])) { _store = ↓[[UICKeyChainStore alloc] initWithService:@"com.example.session"]; }
+            return self;
+        }
+        - (void)saveToken:(NSString *)token { [_store setString:token forKey:@"token"]; }
+        """, profile: .strict),
+      RuleExample(
+        "↓[UICKeyChainStore setData:privateKeyData forKey:@\"signing\" service:@\"com.example.keys\"];",
         profile: .strict),
     ],
     clean: [
@@ -126,6 +149,23 @@ public struct ObjCImplicitAccessibility: Rule {
         query[protectionKey] = protection;
         SecItemAdd((__bridge CFDictionaryRef)query, NULL);
         """, profile: .strict),
+      // The class is set on the store; or only a literal or a public key is written through it.
+      RuleExample(
+        """
+        - (void)saveToken:(NSString *)token {
+            UICKeyChainStore *keychain = [UICKeyChainStore keyChainStoreWithService:@"com.example.session"];
+            keychain.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly;
+            [keychain setString:token forKey:@"token"];
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        - (void)savePublicKey:(NSData *)publicKey {
+            UICKeyChainStore *flags = [UICKeyChainStore keyChainStoreWithService:@"com.example.flags"];
+            [flags setString:@"1" forKey:@"launched"];
+            [[UICKeyChainStore keyChainStoreWithService:@"com.example.keys"] setData:publicKey forKey:@"public"];
+        }
+        """, profile: .strict),
       // Only searched for: nothing is stored.
       RuleExample(
         """
@@ -135,6 +175,8 @@ public struct ObjCImplicitAccessibility: Rule {
     ])
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd"] }
+
+  public static let readsWrapperSettings = true
 
   /// A password saved with the given `kSecAttrSynchronizable` value.
   static func savePassword(synchronizable: String, marker: String) -> String {
@@ -160,6 +202,23 @@ public struct ObjCImplicitAccessibility: Rule {
         start: origin.lowerBound, end: origin.upperBound,
         message: ImplicitAccessibility.message)
     }
+    // A wrapper's store made without a class: its items get the library's default.
+    for store in objc.wrapperStoresOnDefaultAccessibility
+    where store.writtenValues.contains(where: { !namesPublicMaterial($0, objc: objc) }) {
+      guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
+        continue
+      }
+      context.report(
+        start: store.creation.lowerBound, end: store.creation.upperBound,
+        message: ImplicitAccessibility.wrapperMessage(
+          library: store.library, accessibility,
+          naming: "`store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly`"))
+    }
+  }
+
+  /// Whether a stored value's name says it is no secret (`publicKey`, `deviceToken`).
+  static func namesPublicMaterial(_ value: [ObjCToken], objc: ObjCModel) -> Bool {
+    ImplicitAccessibility.namesReadableValue(objc.expand(value).filter { $0.kind == .identifier }.map(\.text))
   }
 
   /// Whether an entry's key is a keychain constant or a raw key string: an unknown name may be
@@ -177,10 +236,6 @@ public struct ObjCImplicitAccessibility: Rule {
     let classes =
       dictionary.values(forKey: "kSecAttrKeyClass", in: objc) + dictionary.values(forKey: "kSecClass", in: objc)
     if classes.contains(where: { objc.expand($0).contains { publicMarkers.contains($0.text) } }) { return false }
-    return !stored.contains { value in
-      objc.expand(value).filter { $0.kind == .identifier }.flatMap { SensitiveNames.nameWords($0.text) }.contains {
-        ImplicitAccessibility.publicWords.contains($0.lowercased())
-      }
-    }
+    return !stored.contains { namesPublicMaterial($0, objc: objc) }
   }
 }
