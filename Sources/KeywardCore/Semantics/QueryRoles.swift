@@ -27,6 +27,24 @@ public enum QueryRole: String, Sendable, CaseIterable, Comparable {
     SyntaxFacts.calledName(call).flatMap { calls[$0]?[index] }
   }
 
+  /// The role an app's own helper gives a dictionary it is handed, from the verb its name
+  /// starts with (`removeItem(query:)`, `deleteEntry(_:)`, `loadItem(matching:)`): a helper whose
+  /// name says it only removes or looks items up stores nothing. Names that also say they store
+  /// (`removeAndSave`) say nothing.
+  public static func role(ofHelperNamed name: String) -> QueryRole? {
+    let words = SensitiveNames.nameWords(name).map { $0.lowercased() }
+    guard let verb = words.first, !words.contains(where: storingVerbs.contains) else { return nil }
+    if deletingVerbs.contains(verb) { return .delete }
+    if readingVerbs.contains(verb) { return .read }
+    return nil
+  }
+
+  static let deletingVerbs: Set<String> = ["remove", "delete"]
+  static let readingVerbs: Set<String> = ["read", "load", "fetch", "find", "search", "lookup"]
+  static let storingVerbs: Set<String> = [
+    "add", "save", "set", "store", "update", "write", "insert", "replace", "put", "create", "upsert", "migrate",
+  ]
+
   public static func < (lhs: QueryRole, rhs: QueryRole) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }

@@ -94,7 +94,16 @@ struct QueryStorageFlow {
         leaves = true
         return
       }
-      if let role = QueryRole.role(ofArgument: position, in: call) { roles.insert(role) } else { leaves = true }
+      if let role = QueryRole.role(ofArgument: position, in: call) {
+        roles.insert(role)
+      } else if let role = SyntaxFacts.calledName(call).flatMap(QueryRole.role(ofHelperNamed:)) {
+        roles.insert(role)
+      } else if Self.isMerge(call) {
+        // `base.merging(query) { … }`: the attributes go on in the merged dictionary.
+        classify(ValueUse.outermostHolder(of: Syntax(call)))
+      } else {
+        leaves = true
+      }
     case .subscriptCallExpr:
       // `query[key]` reads or writes one attribute; the dictionary stays where it is.
       if parent.as(SubscriptCallExprSyntax.self)?.calledExpression.id != holder.id { leaves = true }
@@ -102,7 +111,12 @@ struct QueryStorageFlow {
       // `query.updateValue(...)`, `query.count`: the dictionary itself stays; a copy made by
       // `merging` or `filter` is another dictionary that can go anywhere.
       let member = parent.as(MemberAccessExprSyntax.self)!
-      if member.base?.id != holder.id || Self.copyingMembers.contains(member.declName.baseName.text) { leaves = true }
+      if member.base?.id == holder.id, let call = member.parent?.as(FunctionCallExprSyntax.self), Self.isMerge(call) {
+        // `query.merging(extra) { … }`: a copy with this dictionary's attributes, followed on.
+        classify(ValueUse.outermostHolder(of: Syntax(call)))
+      } else if member.base?.id != holder.id || Self.copyingMembers.contains(member.declName.baseName.text) {
+        leaves = true
+      }
     case .initializerClause:
       if let pattern = parent.parent?.as(PatternBindingSyntax.self),
         let alias = model.index.binding(declaredBy: pattern)
@@ -130,6 +144,11 @@ struct QueryStorageFlow {
     default:
       leaves = true
     }
+  }
+
+  /// `a.merging(b) { … }` (or `uniquingKeysWith:`): a new dictionary holding both.
+  static func isMerge(_ call: FunctionCallExprSyntax) -> Bool {
+    call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "merging"
   }
 
   /// Dictionary members whose result is a new dictionary built from this one.

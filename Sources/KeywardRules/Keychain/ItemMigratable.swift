@@ -50,6 +50,16 @@ public struct ItemMigratable: Rule {
       """,
       // A helper's default, whatever option its caller passes.
       RuleExample(protectionHelper(defaultClass: "↓kSecAttrAccessibleWhenUnlocked")),
+      // Merged into the item that is added; handed to a helper whose name says it also saves.
+      """
+      func save(_ base: [String: Any]) throws -> OSStatus {
+          let item = base.merging([kSecAttrAccessible as String: ↓kSecAttrAccessibleAfterFirstUnlock]) { $1 }
+          var copy = base
+          copy[kSecAttrAccessible as String] = ↓kSecAttrAccessibleWhenUnlocked
+          try keychain.removeAndSave(copy)
+          return SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
     ],
     clean: [
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]",
@@ -72,6 +82,17 @@ public struct ItemMigratable: Rule {
       import KeychainAccess
       let backedUp = Keychain(service: "sync").synchronizable(true).accessibility(.afterFirstUnlock)
       let shared = Keychain(service: "shared").accessibility(.afterFirstUnlock).synchronizable(true)
+      """,
+      // Queries only handed to helpers named for removing or looking items up select old items.
+      """
+      func purgeLegacyItems(_ base: [String: Any]) throws {
+          var legacy = base
+          legacy[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+          try keychain.removeItem(query: legacy)
+          let stale = base.merging([kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]) { $1 }
+          try keychain.deleteItems(matching: stale)
+          _ = try keychain.loadItem(base.merging([kSecAttrAccessible as String: kSecAttrAccessibleAlways]) { $1 })
+      }
       """,
       // The helper offers a migrating class only when its caller asks for it.
       RuleExample(protectionHelper(defaultClass: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly")),
