@@ -37,11 +37,17 @@ public struct KeychainQuery {
   }
   public func has(_ key: String) -> Bool { writes.contains { $0.key == key } }
 
-  /// Whether the item's data is only ever a flag, a number, a date or bytes written in the
-  /// source (`Data([1])`): such an item holds nothing secret, whatever it is named.
-  public func storesOnlyPlainData(in model: SemanticModel) -> Bool {
+  /// Whether the item's data is evidently no secret: only ever a flag, a number, a date or bytes
+  /// written in the source (`Data([1])`), or an identifier, as the value converted to bytes is
+  /// named (`deviceID.data(using: .utf8)`, `Data(installationUUID.utf8)`) or made (`UUID().uuidString`).
+  public func storesNoSecret(in model: SemanticModel) -> Bool {
     let data = writes(forKey: "kSecValueData")
-    return !data.isEmpty && data.allSatisfy { SensitiveNames.holdsPlainValue($0.value, model: model) }
+    return !data.isEmpty
+      && data.allSatisfy { write in
+        if SensitiveNames.holdsPlainValue(write.value, model: model) { return true }
+        let values = [write.value] + model.resolver.values(of: write.value).map(\.expression)
+        return values.contains { SensitiveNames.isIdentifier(SequenceShape.convertedValue($0), model: model) }
+      }
   }
 
   public func isUsed(by operation: String) -> Bool {

@@ -232,6 +232,27 @@ public enum SensitiveNames {
     return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
   }
 
+  /// Whether a value is an identifier: named as one (`deviceID`, `newIdentifier`), or a fresh
+  /// UUID (`UUID().uuidString`, every value its name may hold).
+  public static func isIdentifier(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
+    let leaf = SequenceShape.unwrap(expression)
+    // A session's id is its credential.
+    if let name = ownName(of: leaf), let words = Optional(nameWords(name).map { $0.lowercased() }),
+      let last = words.last, ["id", "uid", "identifier", "uuid", "guid"].contains(last), !words.contains("session")
+    {
+      return true
+    }
+    func isFreshUUID(_ value: ExprSyntax) -> Bool {
+      let member = SequenceShape.unwrap(value).as(MemberAccessExprSyntax.self)
+      guard let member, ["uuidString", "UUIDString"].contains(member.declName.baseName.text),
+        let call = member.base.map(SequenceShape.unwrap)?.as(FunctionCallExprSyntax.self)
+      else { return false }
+      return ["UUID", "NSUUID"].contains(SyntaxFacts.calledName(call) ?? "") && call.arguments.isEmpty
+    }
+    let values = model.resolver.values(of: expression)
+    return !values.isEmpty && values.allSatisfy { isFreshUUID($0.expression) }
+  }
+
   /// The name an expression reads: `token` in `token`, `self.token` or `Session.token`.
   static func ownName(of expression: ExprSyntax) -> String? {
     expression.as(DeclReferenceExprSyntax.self)?.baseName.text

@@ -219,7 +219,7 @@ public struct ItemWithoutAccessControl: Rule {
       else { return nil }
       return Subject(description: "a private key", isEvident: true)
     }
-    guard query.roles.contains(.add), !query.storesOnlyPlainData(in: model),
+    guard query.roles.contains(.add), !query.storesNoSecret(in: model),
       ImplicitAccessibility.storesSecretMaterial(query, model: model)
     else { return nil }
     if let reason = SynchronizableSecret.holdsSecret(query, patterns: patterns, model: model) {

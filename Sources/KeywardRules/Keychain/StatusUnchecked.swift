@@ -15,8 +15,9 @@ public struct StatusUnchecked: Rule {
       name that nothing reads afterwards (a retry's last status) ignores it: a secret \
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
-      and is not reported unless `includeDelete` is set. An item whose data is only a flag or \
-      bytes written in the source (`Data([1])`) holds no secret and is reported only by strict; \
+      and is not reported unless `includeDelete` is set. An item whose data is only a flag, \
+      bytes written in the source (`Data([1])`) or an identifier (`deviceID`, \
+      `UUID().uuidString`) holds no secret and is reported only by strict; \
       so is a `SecItemCopyMatching` whose result the code then looks at (`return result as? \
       Data`): a failure leaves it empty and reads as "no item", which fails closed.
       """,
@@ -79,6 +80,14 @@ public struct StatusUnchecked: Rule {
           return result as? Data
         }
         """, profile: .strict),
+      RuleExample(deviceIdentifier(marker: "↓"), profile: .strict),
+      // A session's id is its credential.
+      """
+      func save(sessionID: String) {
+        let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data(sessionID.utf8)]
+        ↓SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
     ],
     clean: [
       "let status = SecItemAdd(query as CFDictionary, nil); return status",
@@ -124,6 +133,8 @@ public struct StatusUnchecked: Rule {
         SecItemAdd(item as CFDictionary, nil)
       }
       """,
+      // A device identifier the app mints again when it is missing is no secret.
+      RuleExample(deviceIdentifier(marker: "")),
       """
       func markSeen(_ seen: Bool) {
         let data = seen ? Data([1]) : Data([0])
@@ -152,6 +163,19 @@ public struct StatusUnchecked: Rule {
       "The `OSStatus` of `\(name)` \(ignored), so a failure (\(failure.causes)) goes unnoticed and the app carries on as if \(failure.assumes). Check it against `errSecSuccess` (and `errSecItemNotFound` where a missing item is expected)."
   }
 
+  /// A fresh device identifier kept in the keychain.
+  static func deviceIdentifier(marker: String) -> String {
+    """
+    func deviceIdentifier() -> String {
+      let newIdentifier = UUID().uuidString
+      let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                 kSecValueData as String: newIdentifier.data(using: .utf8)!]
+      \(marker)SecItemAdd(item as CFDictionary, nil)
+      return newIdentifier
+    }
+    """
+  }
+
   public static func check(_ context: RuleContext) {
     var names = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching"]
     if context.options.bool("includeDelete") { names.append("SecItemDelete") }
@@ -169,7 +193,7 @@ public struct StatusUnchecked: Rule {
         // data is evidently no secret. Nor is a read whose result the code then looks at: a
         // failure leaves the result empty and reads as "no item", which fails closed.
         if !context.options.reportsWeakEvidence,
-          storesOnlyPlainData(call, model: context.model)
+          storesNoSecret(call, model: context.model)
             || (name == "SecItemCopyMatching" && resultIsInspected(call, resolver: context.model.resolver))
         {
           continue
@@ -179,12 +203,12 @@ public struct StatusUnchecked: Rule {
     }
   }
 
-  /// Whether every dictionary `call` writes from holds only plain data (`Data([1])`, a flag).
-  static func storesOnlyPlainData(_ call: FunctionCallExprSyntax, model: SemanticModel) -> Bool {
+  /// Whether every dictionary `call` writes from holds no secret (`Data([1])`, a flag, a device id).
+  static func storesNoSecret(_ call: FunctionCallExprSyntax, model: SemanticModel) -> Bool {
     let written = model.keychainQueries.filter { query in
       query.operations.contains { $0.id == call.id } && query.has("kSecValueData")
     }
-    return !written.isEmpty && written.allSatisfy { $0.storesOnlyPlainData(in: model) }
+    return !written.isEmpty && written.allSatisfy { $0.storesNoSecret(in: model) }
   }
 
   /// The local name a call's status goes into when nothing reads it afterwards: `let status =`
