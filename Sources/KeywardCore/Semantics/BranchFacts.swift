@@ -105,6 +105,34 @@ public enum BranchFacts {
     availabilityChecks(around: node).contains { !$0.holds }
   }
 
+  /// Whether `node` uses a deprecated API where its deprecation is already answered for: on the
+  /// fallback of an `#available` check, or inside a declaration itself marked deprecated
+  /// (`@available(iOS, deprecated: 9.0)`), where the compiler does not warn either and the
+  /// declaration's own users are.
+  public static func isDeprecationAnswered(_ node: some SyntaxProtocol) -> Bool {
+    isOnVersionFallback(node) || isInDeprecatedDeclaration(Syntax(node))
+  }
+
+  private static func isInDeprecatedDeclaration(_ node: Syntax) -> Bool {
+    var current = node.parent
+    while let candidate = current {
+      if let declaration = candidate.asProtocol(WithAttributesSyntax.self),
+        declaration.attributes.contains(where: isDeprecation)
+      {
+        return true
+      }
+      current = candidate.parent
+    }
+    return false
+  }
+
+  private static func isDeprecation(_ element: AttributeListSyntax.Element) -> Bool {
+    guard case .attribute(let attribute) = element, SyntaxFacts.text(attribute.attributeName) == "available",
+      let arguments = attribute.arguments
+    else { return false }
+    return arguments.tokens(viewMode: .sourceAccurate).contains { $0.text == "deprecated" }
+  }
+
   private static func isUnavailabilityCheck(_ condition: AvailabilityConditionSyntax) -> Bool {
     condition.availabilityKeyword.tokenKind == .poundUnavailable
   }

@@ -28,7 +28,7 @@ extension SemanticModel {
       guard let meaning = mapping.defaultAccessibility, let maker = mapping.storeMaker else { continue }
       let configuring = Set(mapping.accessibility.methods + mapping.synchronizable.methods)
       let configuringLabels = Set(mapping.accessibility.argumentLabels + mapping.synchronizable.argumentLabels)
-      for call in index.calls(named: maker) where call.calledExpression.is(DeclReferenceExprSyntax.self) {
+      for call in index.calls(named: maker) where Self.namesType(call.calledExpression, of: mapping) {
         let (top, methods) = Self.chain(from: call)
         guard methods.allSatisfy({ !configuring.contains($0.name) }),
           call.arguments.allSatisfy({ !configuringLabels.contains($0.label?.text ?? "") })
@@ -36,10 +36,9 @@ extension SemanticModel {
         var written = methods.filter { isDefaultWrite($0.call, named: $0.name, mapping: mapping) }.compactMap {
           $0.call.arguments.first?.expression
         }
-        if let holder = binding(initializedWith: top) {
-          guard !isConfigured(holder, mapping: mapping) else { continue }
-          written += writes(through: holder, mapping: mapping)
-        }
+        let holders = self.holders(of: top)
+        guard !holders.contains(where: { isConfigured($0, mapping: mapping) }) else { continue }
+        for holder in holders { written += writes(through: holder, mapping: mapping) }
         guard !written.isEmpty else { continue }
         found.append(
           WrapperDefaultStore(
@@ -48,6 +47,15 @@ extension SemanticModel {
       }
     }
     return found
+  }
+
+  /// `Keychain` or `KeychainAccess.Keychain`: the library's type itself, not a member of a value.
+  private static func namesType(_ called: ExprSyntax, of mapping: WrapperMapping) -> Bool {
+    if called.is(DeclReferenceExprSyntax.self) { return true }
+    guard let base = called.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self) else {
+      return false
+    }
+    return mapping.modules.contains(base.baseName.text)
   }
 
   /// The calls applied one after another to `call`'s result (`Keychain(…).label("x").set(…)`),
@@ -68,12 +76,38 @@ extension SemanticModel {
     return (current, methods)
   }
 
-  /// The constant, variable or property whose declared value is `expression`.
+  /// The names that hold the store `expression` makes: the constant, variable, property or
+  /// parameter it is the declared value (or default) of, or the computed property returning it;
+  /// and the stored properties that name is assigned to (`self.keychain = keychain`).
+  private func holders(of expression: ExprSyntax) -> [Binding] {
+    guard let first = binding(initializedWith: expression) else { return [] }
+    var holders = [first]
+    for (target, value) in index.memberAssignmentsByName.values.joined()
+    where resolver.binding(denotedBy: value)?.id == first.id {
+      if let property = resolver.binding(denotedBy: ExprSyntax(target)), property.id != first.id {
+        holders.append(property)
+      }
+    }
+    return holders
+  }
+
   private func binding(initializedWith expression: ExprSyntax) -> Binding? {
-    guard let pattern = expression.parent?.parent?.as(PatternBindingSyntax.self),
+    if let pattern = expression.parent?.parent?.as(PatternBindingSyntax.self),
       let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    {
+      return index.bindingsByName[name]?.first { $0.initializer?.id == expression.id }
+    }
+    if let parameter = expression.parent?.parent?.as(FunctionParameterSyntax.self) {
+      let name = (parameter.secondName ?? parameter.firstName).text
+      return index.bindingsByName[name]?.first { $0.initializer?.id == expression.id }
+    }
+    // `var keychain: Keychain { Keychain(service: "x") }`: a new store at every read, all alike.
+    guard let pattern = expression.ancestorOrSelf(mapping: { $0.as(PatternBindingSyntax.self) }),
+      pattern.accessorBlock != nil, let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
     else { return nil }
-    return index.bindingsByName[name]?.first { $0.initializer?.id == expression.id }
+    return index.bindingsByName[name]?.first {
+      $0.kind == .computed && $0.returnedExpressions.contains { $0.id == expression.id }
+    }
   }
 
   /// Whether `call` writes an item without naming its class (KeychainSwift's

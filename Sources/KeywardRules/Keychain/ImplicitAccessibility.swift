@@ -84,6 +84,24 @@ public struct ImplicitAccessibility: Rule {
         let credentials = ↓SimpleKeychain(service: "com.example.auth")
         func store(_ refreshToken: String) throws { try credentials.set(refreshToken, forKey: "refresh") }
         """, profile: .strict),
+      // The store is a parameter's default kept in a property, or a computed property's value.
+      RuleExample(
+        """
+        import KeychainSwift
+        final class Lock {
+            private let keychain: KeychainSwift
+            init(keychain: KeychainSwift = ↓KeychainSwift(keyPrefix: "lock")) { self.keychain = keychain }
+            func setPasscode(_ passcode: String) { keychain.set(passcode, forKey: "passcode") }
+        }
+        """, profile: .strict),
+      RuleExample(
+        """
+        import KeychainAccess
+        enum Credentials {
+            private static var keychain: KeychainAccess.Keychain { ↓KeychainAccess.Keychain(service: "com.example.appleid") }
+            static let save: (String, String) throws -> Void = { try keychain.set($0, key: $1) }
+        }
+        """, profile: .strict),
       // KeychainSwift takes the class with each write; without one the keychain's default applies.
       RuleExample(
         """
@@ -155,14 +173,27 @@ public struct ImplicitAccessibility: Rule {
             KeychainSwift().set(accessToken, forKey: "access", withAccess: .accessibleAfterFirstUnlockThisDeviceOnly)
         }
         """, profile: .strict),
-      // Push tokens are no secret, whatever class they are kept in.
+      // Push tokens and a fresh install id are no secret, whatever class they are kept in.
       RuleExample(
         """
         import UICKeyChainStore
+        import KeychainAccess
         func remember(deviceToken: String, pushKitToken: String) {
             let keychain = UICKeyChainStore(service: "com.example.push")
             keychain.setString(deviceToken, forKey: "apns")
             keychain.setString(pushKitToken, forKey: "voip")
+            let ids = Keychain(service: "com.example.install")
+            let newID = UUID().uuidString
+            ids["installID"] = newID
+        }
+        """, profile: .strict),
+      // A Mac app's store lives in the file-based keychain, which has no accessibility classes.
+      RuleExample(
+        """
+        import AppKit
+        import KeychainAccess
+        func save(appleIDPassword: String) throws {
+            try Keychain(service: "com.example.xcode").set(appleIDPassword, key: "appleID")
         }
         """, profile: .strict),
       // A probe the function deletes again (to learn the app's access group) keeps nothing.
@@ -281,11 +312,11 @@ public struct ImplicitAccessibility: Rule {
         message: message)
     }
     // A wrapper's store made without a class: its items get the library's default.
+    // Native macOS code: these libraries write to the file-based keychain, which has no classes.
     for store in model.wrapperStoresOnDefaultAccessibility
-    where store.writtenValues.contains(where: {
-      !SensitiveNames.holdsPlainValue($0, model: model)
-        && !namesReadableValue(SensitiveNames.words(in: $0, model: model))
-    }) {
+    where !TargetPlatform.isMacOSOnly(store.creation, in: model)
+      && store.writtenValues.contains(where: { mayBeSecret($0, model: model) })
+    {
       guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
         continue
       }
@@ -298,6 +329,13 @@ public struct ImplicitAccessibility: Rule {
   static func wrapperMessage(library: String, _ accessibility: AccessibilityClass, naming: String?) -> String {
     "This \(library) store names no accessibility class, so the items written through it get the library's default, `\(accessibility.name)`: carried in backups onto other devices. Name the class the items need, usually the `ThisDeviceOnly` variant"
       + (naming.map { " (\($0))." } ?? ".")
+  }
+
+  /// Whether a value written through a wrapper may be a secret: not a flag or number, not an
+  /// identifier (`deviceID`, a fresh UUID), not named as public material or a push token.
+  static func mayBeSecret(_ value: ExprSyntax, model: SemanticModel) -> Bool {
+    !SensitiveNames.holdsPlainValue(value, model: model) && !SensitiveNames.isIdentifier(value, model: model)
+      && !namesReadableValue(SensitiveNames.words(in: value, model: model))
   }
 
   /// Words in the name of an item's value that say anyone may read it.

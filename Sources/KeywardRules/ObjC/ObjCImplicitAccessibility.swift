@@ -202,9 +202,14 @@ public struct ObjCImplicitAccessibility: Rule {
         start: origin.lowerBound, end: origin.upperBound,
         message: ImplicitAccessibility.message)
     }
-    // A wrapper's store made without a class: its items get the library's default.
-    for store in objc.wrapperStoresOnDefaultAccessibility
-    where store.writtenValues.contains(where: { !namesPublicMaterial($0, objc: objc) }) {
+    // A wrapper's store made without a class: its items get the library's default (none on
+    // native macOS, whose file-based keychain the library writes to).
+    let stores = objc.wrapperStoresOnDefaultAccessibility
+    let platform = stores.isEmpty ? nil : ObjCTargetPlatform(objc)
+    for store in stores
+    where platform?.isMacOSOnly(at: store.creation.lowerBound) != true
+      && store.writtenValues.contains(where: { !namesPublicMaterial($0, objc: objc) })
+    {
       guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
         continue
       }

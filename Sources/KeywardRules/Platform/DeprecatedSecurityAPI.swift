@@ -17,10 +17,11 @@ public struct DeprecatedSecurityAPI: Rule {
       `LAContext`, not an app's own property of that name), the watch \
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
       `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
-      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15). `kSecUseAuthenticationUI` itself and \
-      `kSecUseAuthenticationUISkip` are not deprecated and are not reported. `.touchIDAny` and `kSecAttrAccessibleAlways` / \
-      `...AlwaysThisDeviceOnly` (deprecated in iOS 11.3 and 12) are reported, with their \
-      deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`.
+      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15). `.touchIDAny` and \
+      `kSecAttrAccessibleAlways` / `...AlwaysThisDeviceOnly` are reported, with their \
+      deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`. Uses \
+      on the fallback of an `#available` check, or inside a declaration marked deprecated \
+      itself, are not reported.
       """,
     rationale: """
       Deprecated security APIs keep working until they do not; their replacements usually close a \
@@ -162,6 +163,11 @@ public struct DeprecatedSecurityAPI: Rule {
           }
       }
       """,
+      // A declaration marked deprecated itself: its users are warned, not its body.
+      """
+      @available(iOS, introduced: 8.0, deprecated: 9.0, message: "Use useAuthenticationUI instead.")
+      private let useNoAuthenticationUI = String(kSecUseNoAuthenticationUI)
+      """,
       "query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip",
       "query[kSecUseAuthenticationContext as String] = context",
       "let state = context.domainState.biometry.stateHash",
@@ -187,12 +193,12 @@ public struct DeprecatedSecurityAPI: Rule {
     let model = context.model
     for (name, replacement) in constants {
       for reference in model.index.constantReferencesByName[name] ?? []
-      where !BranchFacts.isOnVersionFallback(reference) {
+      where !BranchFacts.isDeprecationAnswered(reference) {
         context.report(reference, message: "`\(name)` is deprecated; use \(replacement).")
       }
     }
     for access in model.index.memberAccessesByName["evaluatedPolicyDomainState"] ?? []
-    where !BranchFacts.isOnVersionFallback(access) && isContextMember(access, model: model) {
+    where !BranchFacts.isDeprecationAnswered(access) && isContextMember(access, model: model) {
       context.report(
         access.declName,
         message:
@@ -203,7 +209,7 @@ public struct DeprecatedSecurityAPI: Rule {
       guard let argument = evaluation.policyExpression else { continue }
       for value in model.resolver.values(of: argument) {
         guard let policy = model.policies(of: value.expression).first, let replacement = policies[policy.name],
-          !BranchFacts.isOnVersionFallback(value.expression)
+          !BranchFacts.isDeprecationAnswered(value.expression)
         else { continue }
         context.report(
           value.expression, message: "`.\(policy.name)` is deprecated since macOS 15; use `.\(replacement)`.")
@@ -214,7 +220,7 @@ public struct DeprecatedSecurityAPI: Rule {
     for root in model.accessControl.allFlagExpressions {
       for origin in model.accessControl.origins(of: root) {
         guard let replacement = origin.flag.replacement, !origin.fromRawValue,
-          !reportedElsewhere.contains(origin.flag.name), !BranchFacts.isOnVersionFallback(origin.node),
+          !reportedElsewhere.contains(origin.flag.name), !BranchFacts.isDeprecationAnswered(origin.node),
           let member = origin.node.as(MemberAccessExprSyntax.self)
         else { continue }
         context.report(
@@ -251,7 +257,7 @@ public struct DeprecatedSecurityAPI: Rule {
     for (name, replacement) in functions {
       let ownFunction = (index.bindingsByName[name] ?? []).contains { $0.kind == .function }
       guard !ownFunction else { continue }
-      for call in index.calls(named: name) where !BranchFacts.isOnVersionFallback(call) {
+      for call in index.calls(named: name) where !BranchFacts.isDeprecationAnswered(call) {
         guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { continue }
         context.report(callee, message: "`\(name)` is deprecated since iOS 15; use \(replacement).")
       }
@@ -263,7 +269,7 @@ public struct DeprecatedSecurityAPI: Rule {
   private static func reportDeprecatedMembers(_ context: RuleContext) {
     let index = context.model.index
     for (name, (replacement, types)) in members {
-      for access in index.memberAccessesByName[name] ?? [] where !BranchFacts.isOnVersionFallback(access) {
+      for access in index.memberAccessesByName[name] ?? [] where !BranchFacts.isDeprecationAnswered(access) {
         if let base = access.base {
           guard types.contains(SyntaxFacts.text(base)) else { continue }
         } else if !index.importedModules.contains("LocalAuthentication") {
