@@ -173,9 +173,15 @@ public final class AccessControlEvaluator {
       // A property several types each answer differently (`var flags: ... { [.biometryAny] }` in
       // one constraint type, `.biometryCurrentSet` in another) is a mapping table: the code that
       // picks the type chooses, and it is judged where its flags reach an access control.
-      let answers = bindings.filter { $0.kind == .computed && $0.typeName == Self.typeName }
+      // The type may be named through an alias (`typealias RawValue = SecAccessControlCreateFlags`).
+      let isFlags = { (binding: Binding) in
+        guard let name = binding.typeName, name != Self.typeName else { return binding.typeName != nil }
+        let owner = SyntaxFacts.memberBlock(declaring: binding.node).flatMap(SyntaxFacts.typeName(declaring:))
+        return (owner.flatMap { index.typeAliases["\($0).\(name)"] } ?? index.typeAliases[name]) == Self.typeName
+      }
+      let answers = bindings.filter { $0.kind == .computed && isFlags($0) }
       let isTable = Set(answers.compactMap { SyntaxFacts.memberBlock(declaring: $0.node)?.id }).count >= 2
-      for binding in bindings where binding.kind != .parameter && binding.typeName == Self.typeName {
+      for binding in bindings where binding.kind != .parameter && isFlags(binding) {
         // An enum's `switch self` table (`case .any: return .biometryAny`) is judged where a
         // case is chosen, through the resolver, when its flags reach an access control.
         if binding.kind == .computed && (isTable || resolver.isMappingTable(binding)) {

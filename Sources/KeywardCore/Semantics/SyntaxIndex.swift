@@ -27,6 +27,9 @@ public final class SyntaxIndex {
   /// `if`, `guard` and `switch` cases, in the order a walk finishing each node meets them, for
   /// rules that judge branches (failure paths of authentication) without walking again.
   public private(set) var branches: [Syntax] = []
+  /// `typealias Name = Type` declarations: the type's text, by `Owner.Name` for an alias
+  /// declared in a type (`RawValue` of one enum is not another's), by `Name` at the top level.
+  public private(set) var typeAliases: [String: String] = [:]
   /// `container[key] = value`.
   public private(set) var subscriptAssignments: [(subscript: SubscriptCallExprSyntax, value: ExprSyntax)] = []
 
@@ -129,6 +132,12 @@ public final class SyntaxIndex {
         index.assignmentsByName[name, default: []].append(
           Assignment(targetName: name, target: target, value: value, node: Syntax(node)))
       }
+    }
+
+    override func visitPost(_ node: TypeAliasDeclSyntax) {
+      let owner = SyntaxFacts.memberBlock(holding: Syntax(node)).flatMap(SyntaxFacts.typeName(declaring:))
+      index.typeAliases[owner.map { "\($0).\(node.name.text)" } ?? node.name.text] =
+        node.initializer.value.trimmedDescription
     }
 
     override func visitPost(_ node: MemberBlockSyntax) {

@@ -13,7 +13,9 @@ public struct PasscodeFallbackACL: Rule {
       An access control whose flags are `.devicePasscode` alone, or `.devicePasscode` combined with \
       `.or` (for example `[.biometryCurrentSet, .or, .devicePasscode]`), lets the device passcode \
       unlock the item without biometrics. MASTG-TEST-0268 calls this a hardening issue rather than \
-      a vulnerability in itself: report it where the item protects a sensitive transaction.
+      a vulnerability in itself: report it where the item protects a sensitive transaction. A \
+      passcode option this code offers and its caller picks (a `switch` over a parameter, \
+      `allowPasscode ? … : …`) is the caller's choice and is reported only by the strict profile.
       """,
     rationale: """
       The passcode is typed in front of others and can be observed or guessed; biometrics cannot \
@@ -53,7 +55,8 @@ public struct PasscodeFallbackACL: Rule {
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, ↓.devicePasscode], nil)",
       // Each side of the choice is judged alone: the fallback on one side, the passcode only on the other.
       """
-      func access(enrolled: Bool) -> SecAccessControl? {
+      func access() -> SecAccessControl? {
+          let enrolled = LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
           let flags: SecAccessControlCreateFlags = enrolled ? [.biometryCurrentSet, .or, ↓.devicePasscode] : [↓.devicePasscode]
           return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
       }
@@ -69,8 +72,11 @@ public struct PasscodeFallbackACL: Rule {
           return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
       }
       """,
+      // The caller's own choice among the options this code offers: reported under strict.
+      RuleExample(passcodeOption(marker: "↓"), profile: .strict),
     ],
     clean: [
+      RuleExample(passcodeOption(marker: "")),
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .and, .devicePasscode], nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .devicePasscode], nil)",
@@ -83,6 +89,21 @@ public struct PasscodeFallbackACL: Rule {
       """,
       "enum Unlock { case devicePasscode }; let u: Unlock = .devicePasscode",
     ])
+
+  /// A helper turning the protection its caller asks for into flags.
+  static func passcodeOption(marker: String) -> String {
+    """
+    enum Protection { case biometryCurrentSet, devicePasscode }
+    func makeAccess(for protection: Protection) -> SecAccessControl? {
+        var flags: SecAccessControlCreateFlags = []
+        switch protection {
+        case .biometryCurrentSet: flags = [.biometryCurrentSet]
+        case .devicePasscode: flags = [\(marker).devicePasscode]
+        }
+        return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["devicePasscode", "SecAccessControlCreateFlags(rawValue"]
@@ -98,7 +119,11 @@ public struct PasscodeFallbackACL: Rule {
       var reported: Set<SyntaxIdentifier> = []
       for set in model.accessControl.flagSets(of: argument) where AccessControlEvaluator.passcodeAloneOpens(set) {
         let alone = !set.contains { $0.flag.name == "or" }
-        for origin in set where origin.flag.name == "devicePasscode" && reported.insert(origin.node.id).inserted {
+        // A passcode the caller picks among this code's options is the caller's choice.
+        for origin in set
+        where origin.flag.name == "devicePasscode" && (!origin.chosenByCaller || context.options.reportsWeakEvidence)
+          && reported.insert(origin.node.id).inserted
+        {
           context.report(
             origin.node,
             message: alone

@@ -257,6 +257,25 @@ public struct WeakBiometricACL: Rule {
     clean: [
       // A library's mapping table: its users choose the case, elsewhere.
       RuleExample(protectionTable),
+      """
+      public enum AccessConstraint: RawRepresentable {
+          public typealias RawValue = SecAccessControlCreateFlags
+          case userPresence, biometryCurrentSet
+          public init?(rawValue: RawValue) { nil }
+          public var rawValue: RawValue {
+              switch self {
+              case .userPresence: return SecAccessControlCreateFlags.userPresence
+              case .biometryCurrentSet: return SecAccessControlCreateFlags.biometryCurrentSet
+              }
+          }
+      }
+      public enum Accessibility: RawRepresentable {
+          public typealias RawValue = CFString
+          case whenUnlocked
+          public init?(rawValue: RawValue) { nil }
+          public var rawValue: RawValue { kSecAttrAccessibleWhenUnlockedThisDeviceOnly }
+      }
+      """,
       RuleExample(protectionTable + "\nlet access = protect(.currentFingers)"),
       // A weak default that every caller overrides.
       """
