@@ -40,7 +40,10 @@ extension WrapperMapping {
     WrapperMapping(
       library: "SwiftKeychainWrapper", modules: ["SwiftKeychainWrapper"], types: ["KeychainWrapper"],
       accessibility: WrapperSite(argumentLabels: ["withAccessibility"], values: accessibilityCases()),
-      synchronizable: WrapperSite(argumentLabels: ["isSynchronizable"])),
+      synchronizable: WrapperSite(argumentLabels: ["isSynchronizable"]),
+      // A write without `withAccessibility:` (and every subscript write) keeps `.whenUnlocked`.
+      storeMaker: "KeychainWrapper", defaultAccessibility: "kSecAttrAccessibleWhenUnlocked", writeMethods: ["set"],
+      namingAccessibility: "`set(_:forKey:withAccessibility: .whenUnlockedThisDeviceOnly)`"),
     WrapperMapping(
       library: "KeychainSwift", modules: ["KeychainSwift"], types: ["KeychainSwift"],
       accessibility: WrapperSite(argumentLabels: ["withAccess"], values: accessibilityCases(prefix: "accessible")),

@@ -5,8 +5,8 @@ import SwiftSyntax
 /// KeychainAccess keeps its items `AfterFirstUnlock`).
 public struct WrapperDefaultStore {
   public var library: String
-  /// Where the store is made (`Keychain(service: "x")`).
-  public var creation: FunctionCallExprSyntax
+  /// Where the store is made (`Keychain(service: "x")`), or named (`KeychainWrapper.standard`).
+  public var creation: ExprSyntax
   /// The `kSecAttrAccessible...` constant the library uses when none is named.
   public var meaning: String
   /// The values the file writes through the store.
@@ -28,21 +28,33 @@ extension SemanticModel {
       guard let meaning = mapping.defaultAccessibility, let maker = mapping.storeMaker else { continue }
       let configuring = Set(mapping.accessibility.methods + mapping.synchronizable.methods)
       let configuringLabels = Set(mapping.accessibility.argumentLabels + mapping.synchronizable.argumentLabels)
-      for call in index.calls(named: maker) where Self.namesType(call.calledExpression, of: mapping) {
-        let (top, methods) = Self.chain(from: call)
+      var stores = index.calls(named: maker).filter { Self.namesType($0.calledExpression, of: mapping) }.map {
+        ExprSyntax($0)
+      }
+      // The library's shared store (`KeychainWrapper.standard`).
+      for member in Self.sharedStoreNames {
+        stores += (index.memberAccessesByName[member] ?? []).filter {
+          $0.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == maker
+        }.map { ExprSyntax($0) }
+      }
+      for store in stores {
+        let (top, methods) = Self.chain(from: store)
+        let arguments = store.as(FunctionCallExprSyntax.self)?.arguments.map { $0 } ?? []
         guard methods.allSatisfy({ !configuring.contains($0.name) }),
-          call.arguments.allSatisfy({ !configuringLabels.contains($0.label?.text ?? "") })
+          arguments.allSatisfy({ !configuringLabels.contains($0.label?.text ?? "") })
         else { continue }
         var written = methods.filter { isDefaultWrite($0.call, named: $0.name, mapping: mapping) }.compactMap {
           $0.call.arguments.first?.expression
         }
+        // `KeychainWrapper.standard[.token] = token`: a subscript write on the store itself.
+        written += index.subscriptAssignments.filter { $0.subscript.calledExpression.id == top.id }.map(\.value)
         let holders = self.holders(of: top)
         guard !holders.contains(where: { isConfigured($0, mapping: mapping) }) else { continue }
         for holder in holders { written += writes(through: holder, mapping: mapping) }
         guard !written.isEmpty else { continue }
         found.append(
           WrapperDefaultStore(
-            library: mapping.library, creation: call, meaning: meaning, writtenValues: written,
+            library: mapping.library, creation: store, meaning: meaning, writtenValues: written,
             namingAccessibility: mapping.namingAccessibility))
       }
     }
@@ -60,10 +72,13 @@ extension SemanticModel {
 
   /// The calls applied one after another to `call`'s result (`Keychain(…).label("x").set(…)`),
   /// and the outermost of them.
-  private static func chain(from call: FunctionCallExprSyntax) -> (
+  /// Names libraries give their one shared store (`KeychainWrapper.standard`).
+  static let sharedStoreNames = ["standard", "shared", "default"]
+
+  private static func chain(from store: ExprSyntax) -> (
     top: ExprSyntax, methods: [(name: String, call: FunctionCallExprSyntax)]
   ) {
-    var current = ExprSyntax(call)
+    var current = store
     var methods: [(name: String, call: FunctionCallExprSyntax)] = []
     while let member = current.parent?.as(MemberAccessExprSyntax.self), member.base?.id == current.id,
       let applied = member.parent?.as(FunctionCallExprSyntax.self), applied.calledExpression.id == member.id
@@ -110,11 +125,11 @@ extension SemanticModel {
     }
   }
 
-  /// Whether `call` writes an item without naming its class (KeychainSwift's
-  /// `set(_:forKey:withAccess:)` takes it with each write).
+  /// Whether `call` writes an item without naming its class or synchronization (KeychainSwift's
+  /// `set(_:forKey:withAccess:)` takes the class with each write).
   private func isDefaultWrite(_ call: FunctionCallExprSyntax, named method: String, mapping: WrapperMapping) -> Bool {
-    mapping.writeMethods.contains(method)
-      && !call.arguments.contains { mapping.accessibility.argumentLabels.contains($0.label?.text ?? "") }
+    let naming = Set(mapping.accessibility.argumentLabels + mapping.synchronizable.argumentLabels)
+    return mapping.writeMethods.contains(method) && !call.arguments.contains { naming.contains($0.label?.text ?? "") }
   }
 
   /// Whether the file sets a class (or synchronization) on the store `holder` names after making

@@ -17,8 +17,8 @@ public struct ImplicitAccessibility: Rule {
       for one built elsewhere. A wrapper store made without a class that the file writes a value \
       through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
       KeychainAccess `Keychain` without `.accessibility(...)`, a `SimpleKeychain` without \
-      `accessibility:` and a `UICKeyChainStore` whose `accessibility` is never set, the \
-      keychain's own for a `KeychainSwift` write without `withAccess:`. An item that may sync \
+      `accessibility:` and a `UICKeyChainStore` whose `accessibility` is never set, \
+      `.whenUnlocked` for a `KeychainSwift` or `KeychainWrapper` write that names none. An item that may sync \
       through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a setting) is not \
       reported: sync needs a class that leaves the device. Nor is a probe item deleted again.
       """,
@@ -100,6 +100,16 @@ public struct ImplicitAccessibility: Rule {
         enum Credentials {
             private static var keychain: KeychainAccess.Keychain { ↓KeychainAccess.Keychain(service: "com.example.appleid") }
             static let save: (String, String) throws -> Void = { try keychain.set($0, key: $1) }
+        }
+        """, profile: .strict),
+      // SwiftKeychainWrapper's shared store keeps `.whenUnlocked` unless a write names a class.
+      RuleExample(
+        """
+        import SwiftKeychainWrapper
+        func store(authToken: String, refreshToken: String) {
+            ↓KeychainWrapper.standard.set(authToken, forKey: "auth")
+            ↓KeychainWrapper.standard[.refreshToken] = refreshToken
+            KeychainWrapper.standard.set(authToken, forKey: "copy", withAccessibility: .afterFirstUnlockThisDeviceOnly)
         }
         """, profile: .strict),
       // KeychainSwift takes the class with each write; without one the keychain's default applies.
@@ -332,9 +342,11 @@ public struct ImplicitAccessibility: Rule {
   }
 
   /// Whether a value written through a wrapper may be a secret: not a flag or number, not an
-  /// identifier (`deviceID`, a fresh UUID), not named as public material or a push token.
+  /// identifier (`deviceID`, a fresh UUID) or a string written in the source, not named as public
+  /// material or a push token.
   static func mayBeSecret(_ value: ExprSyntax, model: SemanticModel) -> Bool {
     !SensitiveNames.holdsPlainValue(value, model: model) && !SensitiveNames.isIdentifier(value, model: model)
+      && !SensitiveNames.revealsNothingSecret(value, model: model)
       && !namesReadableValue(SensitiveNames.words(in: value, model: model))
   }
 
