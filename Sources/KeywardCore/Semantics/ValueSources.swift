@@ -60,7 +60,7 @@ extension SemanticModel {
     } else if let reference = root.as(DeclReferenceExprSyntax.self),
       let named = resolver.lookup(reference.baseName.text, from: Syntax(reference))
     {
-      binding = named
+      binding = Self.aliasedBinding(named, resolver: resolver)
       rest = path
     } else if let reference = root.as(DeclReferenceExprSyntax.self), let (owner, property) = setterValue(reference) {
       return [.property(owner: owner, name: property, memberPath: path, read: Syntax(expression))]
@@ -90,6 +90,21 @@ extension SemanticModel {
       found.append(.property(owner: type, name: first, memberPath: Array(rest.dropFirst()), read: Syntax(expression)))
     }
     return found
+  }
+
+  /// The binding a local constant only renames (`if let settings = settings`, `guard let s =
+  /// settings else …`, `let s = settings`), followed to the name it renames; `binding` itself
+  /// otherwise.
+  static func aliasedBinding(_ binding: Binding, resolver: ConstantResolver) -> Binding {
+    var current = binding
+    for _ in 0..<4 {
+      guard current.kind == .constant, SyntaxFacts.memberBlock(declaring: current.node) == nil,
+        let value = current.initializer.map(SequenceShape.unwrap)?.as(DeclReferenceExprSyntax.self),
+        let renamed = resolver.lookup(value.baseName.text, from: Syntax(value)), renamed.id != current.id
+      else { break }
+      current = renamed
+    }
+    return current
   }
 
   /// `newValue` (or the setter's own name for it) in the setter of a property of a struct or

@@ -253,6 +253,31 @@ public struct WeakBiometricACL: Rule {
       RuleExample(
         "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
+      // A table's case chosen by a caller, through a parameter the function renames as it unwraps it.
+      """
+      public enum KeyProtection: RawRepresentable {
+          public typealias RawValue = SecAccessControlCreateFlags
+          case userPresence, biometryCurrentSet
+          public init?(rawValue: RawValue) { nil }
+          public var rawValue: RawValue {
+              switch self {
+              case .userPresence: return SecAccessControlCreateFlags.userPresence
+              case .biometryCurrentSet: return SecAccessControlCreateFlags.biometryCurrentSet
+              }
+          }
+      }
+      final class KeyStore {
+          func add(_ key: Data, protection: KeyProtection? = nil) {
+              var query: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueData as String: key]
+              if let protection = protection {
+                  query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+                      nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, protection.rawValue, nil)
+              }
+              SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      func registerFactor(_ store: KeyStore, key: Data) { store.add(key, protection: ↓.userPresence) }
+      """,
     ],
     clean: [
       // A library's mapping table: its users choose the case, elsewhere.
