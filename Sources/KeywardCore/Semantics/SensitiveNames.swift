@@ -43,10 +43,11 @@ public enum SensitiveNames {
   ]
 
   /// Words that make a "token" one that is not a credential: a push `deviceToken`, a CloudKit
-  /// `changeToken`, a page cursor, a crypto asset (`tokenBalance`, `tokenAddress`).
+  /// `changeToken` (or a record zone's token), a page cursor, a crypto asset (`tokenBalance`, `tokenAddress`).
   public static let notCredentialTokenWords: Set<String> = [
     "device", "push", "apns", "fcm", "gcm", "firebase", "notification", "notifications", "voip", "registration", "sync",
-    "change", "page", "next", "continuation", "cursor", "pagination", "balance", "balances", "address", "symbol",
+    "change", "zone", "page", "next", "continuation", "cursor", "pagination", "balance", "balances", "address",
+    "symbol",
     "contract", "decimals", "amount", "price", "market", "asset", "assets", "erc20", "coin", "nft", "supply",
     "icon", "logo", "list",
   ]

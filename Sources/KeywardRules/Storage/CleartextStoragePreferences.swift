@@ -246,6 +246,18 @@ public struct CleartextStoragePreferences: Rule {
           UserDefaults.standard.set(data, forKey: "cloudToken")
       }
       """,
+      """
+      final class Sync {
+          private var primaryZoneToken: CKServerChangeToken? {
+              get { nil }
+              set {
+                  guard let token = newValue else { return }
+                  let data = try! NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)
+                  UserDefaults.standard.set(data, forKey: "primaryZoneToken")
+              }
+          }
+      }
+      """,
       #"cache.set(authToken, forKey: "authToken")"#,
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
       // The same property on a cache of the app's own: not a preferences store.
