@@ -25,7 +25,7 @@ import Testing
     try write(
       [0x00, 0x01, 0x02, 0xFF, 0x00] + Array(Self.finding.utf8), to: root.appendingPathComponent("Binary.swift"))
     try write(
-      [0x6C, 0x65, 0x74, 0x20, 0xC3, 0x28] + Array(Self.finding.utf8), to: root.appendingPathComponent("Latin.swift"))
+      Array("// caf".utf8) + [0xE9, 0x0A] + Array(Self.finding.utf8), to: root.appendingPathComponent("Latin.swift"))
     try write([], to: root.appendingPathComponent("Empty.swift"))
     try write(
       [0x00] + Array("GITCRYPT".utf8) + [0x00, 0xC4, 0x58, 0x76], to: root.appendingPathComponent("Keys.swift"))
@@ -39,7 +39,13 @@ import Testing
       atPath: root.appendingPathComponent("Folder.swift/Loop").path, withDestinationPath: root.path)
 
     let result = try scan(root)
-    #expect(result.findings.map(\.location.path) == ["Broken.swift", "Folder.swift/Inside.swift", "Good.swift"])
+    // A Latin-1 byte in a comment is read as `?`: the rest of the file is scanned, and said so.
+    #expect(
+      result.findings.map(\.location.path) == [
+        "Broken.swift", "Folder.swift/Inside.swift", "Good.swift", "Latin.swift",
+      ])
+    #expect(result.findings.last?.location.start.line == 2)
+    #expect(result.errors.first { $0.path == "Latin.swift" }?.message.contains("read as `?`") == true)
     let issues = Dictionary(uniqueKeysWithValues: result.errors.map { ($0.path, $0.kind) })
     #expect(
       issues == [

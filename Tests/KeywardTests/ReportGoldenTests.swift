@@ -31,7 +31,7 @@ import Testing
     #expect(object["version"] as? Int == 1)
     #expect((object["tool"] as? [String: Any])?["name"] as? String == "keyward")
     let findings = try #require(object["findings"] as? [[String: Any]])
-    #expect(findings.count == 7)
+    #expect(findings.count == 8)
     for finding in findings {
       for key in ["ruleId", "severity", "confidence", "message", "location", "snippet", "tags", "fingerprint"] {
         #expect(finding[key] != nil, "finding lacks \(key)")

@@ -176,10 +176,11 @@ public struct FileScanner: Sendable {
     let takesContexts = contextToken.map(found.contains) == true
     let sinks = sinks(namedIn: found)
     guard takesContexts || sinks.contains(where: \.parsesFiles), !SourceText.looksBinary(bytes),
-      SourceText.firstInvalidUTF8Offset(bytes) == nil, ParserHazards.excessiveBracketRun(in: bytes) == nil
+      ParserHazards.excessiveBracketRun(in: bytes) == nil
     else { return CallFacts() }
-    let text = SourceText(bytes: bytes)
-    let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+    let readable = SourceText.replacingInvalidUTF8(bytes)?.bytes ?? bytes
+    let text = SourceText(bytes: readable)
+    let tree = readable.withUnsafeBufferPointer { Parser.parse(source: $0) }
     let model = SemanticModel(tree: tree, wrappers: wrappers)
     return Self.callFacts(
       of: model, takesContexts: takesContexts, sinks: sinks,
@@ -220,13 +221,17 @@ public struct FileScanner: Sendable {
         : "skipped: binary data, not source text"
       return FileOutcome(issues: [ScanIssue(path: path, kind: .binary, message: message)])
     }
-    if let offset = SourceText.firstInvalidUTF8Offset(bytes) {
-      let position = SourceText(bytes: bytes).position(of: offset)
-      return FileOutcome(issues: [
+    // Bytes that are not UTF-8 (mostly Latin-1 in old comments) are read as `?`, offsets kept.
+    if let repaired = SourceText.replacingInvalidUTF8(bytes) {
+      var outcome = scan(bytes: repaired.bytes, path: path, platform: platform)
+      let position = SourceText(bytes: repaired.bytes).position(of: repaired.first)
+      let count = repaired.replaced == 1 ? "1 byte that is" : "\(repaired.replaced) bytes that are"
+      outcome.issues.insert(
         ScanIssue(
-          path: path, kind: .encoding, message: "skipped: not valid UTF-8 (byte \(offset))", line: position.line,
-          column: position.column)
-      ])
+          path: path, kind: .encoding,
+          message: "\(count) not valid UTF-8 (the first at byte \(repaired.first)) read as `?`; the rest was scanned",
+          line: position.line, column: position.column), at: 0)
+      return outcome
     }
     let language = SourceLanguage(pathExtension: FileDiscovery.pathExtension(path)) ?? .swift
     let found = tokenSearch.found(in: bytes)

@@ -88,6 +88,26 @@ public struct SourceText: Sendable {
     bytes.withUnsafeBytes { firstInvalidUTF8Offset(in: $0) }
   }
 
+  /// The bytes with every byte that is not part of well-formed UTF-8 replaced by `?`, one for
+  /// one, so offsets stay those of the file (a Latin-1 `©` in an old header comment), with how
+  /// many were replaced and where the first was; nil when the bytes are valid UTF-8.
+  public static func replacingInvalidUTF8(_ bytes: [UInt8]) -> (bytes: [UInt8], replaced: Int, first: Int)? {
+    guard let first = firstInvalidUTF8Offset(bytes) else { return nil }
+    var repaired = bytes
+    var replaced = 0
+    var index = first
+    while index < repaired.count {
+      let invalid = repaired.withUnsafeBytes { buffer in
+        firstInvalidUTF8Offset(in: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+      }
+      guard let offset = invalid else { break }
+      repaired[index + offset] = UInt8(ascii: "?")
+      replaced += 1
+      index += offset + 1
+    }
+    return (repaired, replaced, first)
+  }
+
   private static func firstInvalidUTF8Offset(in bytes: UnsafeRawBufferPointer) -> Int? {
     var index = 0
     let count = bytes.count

@@ -257,3 +257,33 @@ extension SemanticModel {
     return nil
   }
 }
+
+/// Where native macOS code keeps an item: Security routes a query to the file-based keychain
+/// unless it opts into the data protection keychain or names something only that keychain holds.
+public enum MacKeychainRouting {
+  /// Keys the file-based keychain cannot hold: a query naming one goes to the data protection
+  /// keychain (Security's `SecItemCategorizeQuery`), whose classes apply.
+  public static let dataProtectionOnlyKeys = ["kSecAttrAccessControl", "kSecAttrTokenID"]
+}
+
+extension SemanticModel {
+  /// Whether `query` runs only in native macOS code and stores its item in the file-based
+  /// keychain, which has no accessibility classes: no query for the item (an update's match query
+  /// too) sets `kSecUseDataProtectionKeychain` or `kSecAttrSynchronizable` to true, or names an
+  /// access control or a token.
+  public func goesToFileBasedKeychain(_ query: KeychainQuery) -> Bool {
+    guard query.operations.contains(where: { TargetPlatform.isMacOSOnly($0, in: self) }) else { return false }
+    let partners = keychainQueries.filter { other in
+      other.operations.contains { call in query.operations.contains { $0.id == call.id } }
+    }
+    return !partners.contains(where: usesDataProtectionKeychain)
+  }
+
+  private func usesDataProtectionKeychain(_ query: KeychainQuery) -> Bool {
+    let optIn = query.writes(forKey: "kSecUseDataProtectionKeychain").contains { write in
+      resolver.values(of: write.value).contains { SyntaxFacts.isTrue($0.expression) }
+    }
+    return optIn || !query.synchronizableTrueValues(in: self).isEmpty
+      || MacKeychainRouting.dataProtectionOnlyKeys.contains(where: query.has)
+  }
+}

@@ -11,16 +11,17 @@ public struct ImplicitAccessibility: Rule {
     profile: .strict,
     description: """
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
-      `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
-      `kSecAttrAccessibleWhenUnlocked`, carried in encrypted backups onto other devices. Reported only where the whole dictionary is in view \
-      (a literal, or a local variable that starts as one and changes only by subscripts), not \
-      for one built elsewhere. A wrapper store made without a class that the file writes a value \
+      `kSecAttrAccessControl` leaves the item to the default class, \
+      `kSecAttrAccessibleWhenUnlocked`, carried in backups onto other devices. Reported only \
+      where the whole dictionary is in view (a literal, or a local changed only by subscripts). \
+      A wrapper store made without a class that the file writes a value \
       through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
       KeychainAccess `Keychain` without `.accessibility(...)`, a `SimpleKeychain` without \
       `accessibility:` and a `UICKeyChainStore` whose `accessibility` is never set, \
       `.whenUnlocked` for a `KeychainSwift` or `KeychainWrapper` write that names none. An item that may sync \
       through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a setting) is not \
-      reported: sync needs a class that leaves the device. Nor is a probe item deleted again.
+      reported: sync needs a class that leaves the device. Nor is a probe item deleted again, \
+      nor an item native macOS code keeps in the file-based keychain (no classes there).
       """,
     rationale: """
       An implicit class is a decision nobody made: the item gets whatever the default is, which \
@@ -197,7 +198,15 @@ public struct ImplicitAccessibility: Rule {
             ids["installID"] = newID
         }
         """, profile: .strict),
-      // A Mac app's store lives in the file-based keychain, which has no accessibility classes.
+      // A Mac app's items live in the file-based keychain, which has no accessibility classes.
+      RuleExample(
+        """
+        import AppKit
+        func save(_ token: Data) {
+            let item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
+            SecItemAdd(item as CFDictionary, nil)
+        }
+        """, profile: .strict),
       RuleExample(
         """
         import AppKit
@@ -314,8 +323,9 @@ public struct ImplicitAccessibility: Rule {
     {
       // An item that may sync through iCloud Keychain needs a class that leaves the device, as
       // the default does; `ThisDeviceOnly` would forbid the sync.
+      // Native macOS code's file-based keychain has no classes to default to.
       guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model),
-        !query.mayBeSynchronized(in: model)
+        !query.mayBeSynchronized(in: model), !model.goesToFileBasedKeychain(query)
       else { continue }
       context.report(
         literal,

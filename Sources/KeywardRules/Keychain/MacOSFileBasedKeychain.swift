@@ -11,28 +11,27 @@ public struct MacOSFileBasedKeychain: Rule {
     profile: .standard,
     description: """
       On macOS, `SecItemAdd` and `SecItemUpdate` without `kSecUseDataProtectionKeychain: true` \
-      (or `kSecAttrSynchronizable: true`, which implies it) use the legacy file-based keychain, \
-      which ignores `kSecAttrAccessible` and `kSecAttrAccessControl`. Keyward reports those \
-      attributes in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
-      or in a file importing AppKit or Cocoa and not UIKit. Mac Catalyst and iOS apps on Apple \
-      silicon Macs always use the data protection keychain and are not reported. Outside the \
-      strict profile only where the whole dictionary is in view (a literal, or a local variable \
-      that starts as one and changes only by subscripts), since a base query from elsewhere may \
-      set the key. The project counts too: the `Sources` of a package whose `platforms:` names \
-      only macOS, and the folder of an Xcode project whose every `SDKROOT` is `macosx`, are macOS \
-      code unless an `#if` says otherwise. A macOS target inside a project that also builds for \
-      iOS is not recognised by its project.
+      use the legacy file-based keychain, which ignores `kSecAttrAccessible`, unless the query \
+      sets `kSecAttrSynchronizable: true`, `kSecAttrAccessControl` or `kSecAttrTokenID`: those \
+      cannot live in the file-based keychain, so the item goes to the data protection keychain \
+      and its class applies. Keyward reports `kSecAttrAccessible` in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
+      in a file importing AppKit or Cocoa and not UIKit, in the `Sources` of a package whose \
+      `platforms:` names only macOS, or in the folder of an Xcode project whose every `SDKROOT` \
+      is `macosx`. Mac Catalyst and iOS apps on Apple silicon Macs use the data protection \
+      keychain and are not reported. Outside the strict profile only where the whole dictionary \
+      is in view (a literal, or a local variable that starts as one and changes only by \
+      subscripts), since a base query from elsewhere may set the key.
       """,
     rationale: """
-      The app asks for `WhenUnlockedThisDeviceOnly` or a biometric access control, and gets \
-      neither: the item lands in the user's login keychain, protected by its file's password and \
-      the item's list of trusted apps, and no Face ID or Touch ID check guards it.
+      The app asks for `WhenUnlockedThisDeviceOnly` and does not get it: the item lands in the \
+      user's login keychain, protected by its file's password and the item's list of trusted \
+      apps, readable whenever that keychain is unlocked and copied with it to another Mac.
       """,
     vulnerableExample: """
       #if os(macOS)
       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                                   kSecValueData as String: token,
-                                  kSecAttrAccessControl as String: access]
+                                  kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
       SecItemAdd(query as CFDictionary, nil)
       #endif
       """,
@@ -45,7 +44,7 @@ public struct MacOSFileBasedKeychain: Rule {
       #if os(macOS)
       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
                                   kSecValueData as String: token,
-                                  kSecAttrAccessControl as String: access,
+                                  kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
                                   kSecUseDataProtectionKeychain as String: true]
       SecItemAdd(query as CFDictionary, nil)
       #endif
@@ -64,7 +63,7 @@ public struct MacOSFileBasedKeychain: Rule {
       """
       #if os(macOS)
       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
-                                  ↓kSecAttrAccessControl as String: access]
+                                  ↓kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
       let status = SecItemAdd(query as CFDictionary, nil)
       #endif
       """,
@@ -94,6 +93,15 @@ public struct MacOSFileBasedKeychain: Rule {
         """, profile: .strict),
     ],
     clean: [
+      // An access control (or a token's key) sends the item to the data protection keychain.
+      """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                  kSecAttrAccessControl as String: access,
+                                  kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
       """
       #if os(macOS)
       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
@@ -155,19 +163,13 @@ public struct MacOSFileBasedKeychain: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItemAdd", "SecItemUpdate"] }
 
-  static let ignoredKeys = ["kSecAttrAccessible", "kSecAttrAccessControl"]
+  static let ignoredKeys = ["kSecAttrAccessible"]
 
   public static func check(_ context: RuleContext) {
     let model = context.model
     for query in model.keychainQueries
     where query.mayStore && (query.roles.contains(.add) || query.roles.contains(.updateAttributes)) {
-      // `SecItemUpdate` takes the opt-in with the query that finds the item.
-      let partners = model.keychainQueries.filter { other in
-        other.operations.contains { call in query.operations.contains { $0.id == call.id } }
-      }
-      guard !partners.contains(where: { usesDataProtectionKeychain($0, model: model) }),
-        query.operations.contains(where: { TargetPlatform.isMacOSOnly($0, in: model) }),
-        context.options.reportsWeakEvidence || model.isFullySeen(query)
+      guard model.goesToFileBasedKeychain(query), context.options.reportsWeakEvidence || model.isFullySeen(query)
       else { continue }
       for write in query.writes where ignoredKeys.contains(write.key) && !query.isRemoved(after: write) {
         context.report(
@@ -177,13 +179,5 @@ public struct MacOSFileBasedKeychain: Rule {
         )
       }
     }
-  }
-
-  /// Whether the query opts into the data protection keychain, directly or by synchronizing.
-  static func usesDataProtectionKeychain(_ query: KeychainQuery, model: SemanticModel) -> Bool {
-    let optIn = query.writes(forKey: "kSecUseDataProtectionKeychain").contains { write in
-      model.resolver.values(of: write.value).contains { SyntaxFacts.isTrue($0.expression) }
-    }
-    return optIn || !query.synchronizableTrueValues(in: model).isEmpty
   }
 }

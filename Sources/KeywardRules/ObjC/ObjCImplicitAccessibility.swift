@@ -6,8 +6,9 @@ public struct ObjCImplicitAccessibility: Rule {
   public static let metadata = ImplicitAccessibility.metadata.objcTwin(
     description: """
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
-      `kSecAttrAccessControl` leaves the item's protection to the keychain's default, \
-      `kSecAttrAccessibleWhenUnlocked`, carried in encrypted backups onto other devices. Reported only where the whole dictionary is in view: \
+      `kSecAttrAccessControl` leaves the item to the default class, \
+      `kSecAttrAccessibleWhenUnlocked`, carried in backups onto other devices. Reported only \
+      where the whole dictionary is in view: \
       an `@{ ... }` literal, or a variable that starts as one (or as an empty \
       `NSMutableDictionary` or `CFDictionaryCreateMutable`) and then changes only by \
       `setObject:forKey:`, subscripts, `CFDictionaryAddValue` and literals, and is handed to no \
@@ -16,7 +17,7 @@ public struct ObjCImplicitAccessibility: Rule {
       get the library's default, `AfterFirstUnlock`. Items holding a public key or a \
       certificate, or no data, are not reported, nor are items that may sync through iCloud \
       Keychain (`kSecAttrSynchronizable` anything but a plain false): sync needs a class that \
-      leaves the device.
+      leaves the device. Nor are items native macOS code keeps in the file-based keychain.
       """,
     vulnerableExample: """
       NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
@@ -166,6 +167,15 @@ public struct ObjCImplicitAccessibility: Rule {
             [[UICKeyChainStore keyChainStoreWithService:@"com.example.keys"] setData:publicKey forKey:@"public"];
         }
         """, profile: .strict),
+      // A Mac app's items live in the file-based keychain, which has no accessibility classes.
+      RuleExample(
+        """
+        #import <Cocoa/Cocoa.h>
+        - (void)save:(NSData *)token {
+            NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token};
+            SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+        }
+        """, profile: .strict),
       // Only searched for: nothing is stored.
       RuleExample(
         """
@@ -196,7 +206,8 @@ public struct ObjCImplicitAccessibility: Rule {
         dictionary.entries.allSatisfy({ keyIsKnown($0.key, objc: objc) }),
         dictionary.values(forKey: "kSecAttrAccessible", in: objc).isEmpty,
         dictionary.values(forKey: "kSecAttrAccessControl", in: objc).isEmpty,
-        storesSecretMaterial(dictionary, objc: objc), !dictionary.mayBeSynchronized(in: objc)
+        storesSecretMaterial(dictionary, objc: objc), !dictionary.mayBeSynchronized(in: objc),
+        !goesToFileBasedKeychain(dictionary, origin: origin.lowerBound, objc: objc)
       else { continue }
       context.report(
         start: origin.lowerBound, end: origin.upperBound,
@@ -219,6 +230,12 @@ public struct ObjCImplicitAccessibility: Rule {
           library: store.library, accessibility,
           naming: "`store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly`"))
     }
+  }
+
+  /// Whether native macOS code keeps the item in the file-based keychain, which has no classes.
+  static func goesToFileBasedKeychain(_ dictionary: ObjCKeychainDictionary, origin: Int, objc: ObjCModel) -> Bool {
+    !ObjCMacOSFileBasedKeychain.usesDataProtectionKeychain(dictionary, objc: objc)
+      && ObjCTargetPlatform(objc).isMacOSOnly(at: origin)
   }
 
   /// Whether a stored value's name says it is no secret (`publicKey`, `deviceToken`).

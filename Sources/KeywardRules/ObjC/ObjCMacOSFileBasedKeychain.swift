@@ -5,15 +5,15 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
   public static let language = SourceLanguage.objectiveC
   public static let metadata = MacOSFileBasedKeychain.metadata.objcTwin(
     description: """
-      On macOS, `SecItemAdd` without `kSecUseDataProtectionKeychain` set to true (or \
-      `kSecAttrSynchronizable` set to true, which implies it) uses the legacy file-based \
-      keychain, which ignores `kSecAttrAccessible` and `kSecAttrAccessControl`. Keyward reports \
-      those attributes in code built only for macOS: inside `#if TARGET_OS_OSX`, \
+      On macOS, `SecItemAdd` without `kSecUseDataProtectionKeychain` set to true uses the legacy \
+      file-based keychain, which ignores `kSecAttrAccessible`, unless the dictionary sets \
+      `kSecAttrSynchronizable` to true, `kSecAttrAccessControl` or `kSecAttrTokenID`, which send \
+      the item to the data protection keychain. Keyward reports `kSecAttrAccessible` in code \
+      built only for macOS: inside `#if TARGET_OS_OSX`, \
       `#if !TARGET_OS_IPHONE` or the `#else` of `#if TARGET_OS_IPHONE`, or in a file that imports \
       AppKit or Cocoa and not UIKit, or in a project built only for macOS (a package whose \
-      `platforms:` names only macOS, an Xcode project whose every `SDKROOT` is `macosx`). Mac \
-      Catalyst builds always use the data protection keychain \
-      and are not reported. Outside the strict profile only where the whole dictionary is in \
+      `platforms:` names only macOS, an Xcode project whose every `SDKROOT` is `macosx`); not \
+      in Mac Catalyst builds. Outside the strict profile only where the whole dictionary is in \
       view (an `@{ ... }` literal, or a variable that starts as one or as an empty dictionary and \
       changes only by keyed writes). Updates are not judged: the opt-in belongs to the query that \
       finds the item, which the file may build elsewhere.
@@ -22,7 +22,7 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
       #if TARGET_OS_OSX
       NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
                               (__bridge id)kSecValueData: tokenData,
-                              (__bridge id)kSecAttrAccessControl: (__bridge id)access};
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
       SecItemAdd((__bridge CFDictionaryRef)query, NULL);
       #endif
       """,
@@ -30,7 +30,7 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
       #if TARGET_OS_OSX
       NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
                               (__bridge id)kSecValueData: tokenData,
-                              (__bridge id)kSecAttrAccessControl: (__bridge id)access,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
                               (__bridge id)kSecUseDataProtectionKeychain: @YES};
       SecItemAdd((__bridge CFDictionaryRef)query, NULL);
       #endif
@@ -40,8 +40,8 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
     flagged: [
       """
       #if TARGET_OS_OSX
-      - (void)save:(NSData *)token access:(SecAccessControlRef)access {
-          NSDictionary *query = @{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessControl: (__bridge id)access};
+      - (void)save:(NSData *)token {
+          NSDictionary *query = @{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked};
           SecItemAdd((__bridge CFDictionaryRef)query, NULL);
       }
       #endif
@@ -156,10 +156,13 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
     }
   }
 
-  /// Whether the dictionary opts into the data protection keychain, directly or by synchronizing.
+  /// Whether the dictionary goes to the data protection keychain: opted in, synchronizing, or
+  /// naming an access control or a token.
   static func usesDataProtectionKeychain(_ dictionary: ObjCKeychainDictionary, objc: ObjCModel) -> Bool {
-    ["kSecUseDataProtectionKeychain", "kSecAttrSynchronizable"].contains { key in
+    let optIn = ["kSecUseDataProtectionKeychain", "kSecAttrSynchronizable"].contains { key in
       dictionary.values(forKey: key, in: objc).contains { !ObjCBooleans.trueSpans(in: objc.expand($0)).isEmpty }
     }
+    return optIn
+      || MacKeychainRouting.dataProtectionOnlyKeys.contains { !dictionary.values(forKey: $0, in: objc).isEmpty }
   }
 }
