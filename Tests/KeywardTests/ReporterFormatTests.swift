@@ -92,8 +92,8 @@ import Testing
 
   @Test func markdownSummarisesAndGroupsByRule() throws {
     let text = try MarkdownReporter().render(Self.result)
-    #expect(text.hasPrefix("## Keyward: 7 findings"))
-    #expect(text.contains("| high | 5 |"))
+    #expect(text.hasPrefix("## Keyward: 8 findings"))
+    #expect(text.contains("| high | 6 |"))
     #expect(text.contains("### `swift.weak_keychain_accessibility` — Weak keychain accessibility (high)"))
     #expect(text.contains("2 could not be scanned completely"))
   }

