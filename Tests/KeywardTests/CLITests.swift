@@ -299,19 +299,11 @@ import Testing
   /// A store made without a class keeps the default the mapping names, unless each write names one.
   @Test func configuredDefaultStoresAreReportedInStrict() throws {
     let root = Paths.temporaryFolder()
-    let configuration = """
-      wrapperMappings:
-        - library: AcmeVault
-          modules: [AcmeVault]
-          accessibility:
-            argumentLabels: [protection]
-            values:
-              unlocked: kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-          defaultStore:
-            maker: SecureBox
-            accessibility: kSecAttrAccessibleAfterFirstUnlock
-            writeMethods: [save]
-      """
+    // The shared mapping, with what a `SecureBox` made without a class keeps its items as.
+    let configuration =
+      Self.configuration
+      + "\n    defaultStore:\n      maker: SecureBox\n      accessibility: kSecAttrAccessibleAfterFirstUnlock"
+      + "\n      writeMethods: [save]"
     try configuration.write(to: root.appendingPathComponent(".keyward.yml"), atomically: true, encoding: .utf8)
     try """
     import AcmeVault

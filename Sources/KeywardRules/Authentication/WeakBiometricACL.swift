@@ -254,53 +254,33 @@ public struct WeakBiometricACL: Rule {
         "let access = SecAccessControlCreateWithFlags(nil, protection, ↓.devicePasscode, nil)",
         options: ["weakBiometricFlags": .strings(["devicePasscode"])]),
       // A table's case chosen by a caller, through a parameter the function renames as it unwraps it.
-      """
-      public enum KeyProtection: RawRepresentable {
-          public typealias RawValue = SecAccessControlCreateFlags
-          case userPresence, biometryCurrentSet
-          public init?(rawValue: RawValue) { nil }
-          public var rawValue: RawValue {
-              switch self {
-              case .userPresence: return SecAccessControlCreateFlags.userPresence
-              case .biometryCurrentSet: return SecAccessControlCreateFlags.biometryCurrentSet
+      RuleExample(
+        rawValueTable("KeyProtection") + """
+          final class KeyStore {
+              func add(_ key: Data, protection: KeyProtection? = nil) {
+                  var query: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueData as String: key]
+                  if let protection = protection {
+                      query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+                          nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, protection.rawValue, nil)
+                  }
+                  SecItemAdd(query as CFDictionary, nil)
               }
           }
-      }
-      final class KeyStore {
-          func add(_ key: Data, protection: KeyProtection? = nil) {
-              var query: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueData as String: key]
-              if let protection = protection {
-                  query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
-                      nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, protection.rawValue, nil)
-              }
-              SecItemAdd(query as CFDictionary, nil)
-          }
-      }
-      func registerFactor(_ store: KeyStore, key: Data) { store.add(key, protection: ↓.userPresence) }
-      """,
+          func registerFactor(_ store: KeyStore, key: Data) { store.add(key, protection: ↓.userPresence) }
+          """),
     ],
     clean: [
       // A library's mapping table: its users choose the case, elsewhere.
       RuleExample(protectionTable),
-      """
-      public enum AccessConstraint: RawRepresentable {
-          public typealias RawValue = SecAccessControlCreateFlags
-          case userPresence, biometryCurrentSet
-          public init?(rawValue: RawValue) { nil }
-          public var rawValue: RawValue {
-              switch self {
-              case .userPresence: return SecAccessControlCreateFlags.userPresence
-              case .biometryCurrentSet: return SecAccessControlCreateFlags.biometryCurrentSet
-              }
+      RuleExample(
+        rawValueTable("AccessConstraint") + """
+          public enum Accessibility: RawRepresentable {
+              public typealias RawValue = CFString
+              case whenUnlocked
+              public init?(rawValue: RawValue) { nil }
+              public var rawValue: RawValue { kSecAttrAccessibleWhenUnlockedThisDeviceOnly }
           }
-      }
-      public enum Accessibility: RawRepresentable {
-          public typealias RawValue = CFString
-          case whenUnlocked
-          public init?(rawValue: RawValue) { nil }
-          public var rawValue: RawValue { kSecAttrAccessibleWhenUnlockedThisDeviceOnly }
-      }
-      """,
+          """),
       RuleExample(protectionTable + "\nlet access = protect(.currentFingers)"),
       // A weak default that every caller overrides.
       """
@@ -448,6 +428,24 @@ public struct WeakBiometricACL: Rule {
   }
 
   /// An enum mapping protections to flags, offering `.biometryAny`, and a function using it.
+  /// An enum whose `rawValue` (an alias of the flags type) maps each case to the flag of its name.
+  static func rawValueTable(_ name: String) -> String {
+    """
+    public enum \(name): RawRepresentable {
+        public typealias RawValue = SecAccessControlCreateFlags
+        case userPresence, biometryCurrentSet
+        public init?(rawValue: RawValue) { nil }
+        public var rawValue: RawValue {
+            switch self {
+            case .userPresence: return SecAccessControlCreateFlags.userPresence
+            case .biometryCurrentSet: return SecAccessControlCreateFlags.biometryCurrentSet
+            }
+        }
+    }
+
+    """
+  }
+
   static let protectionTable = """
     public enum Protection {
         case anyFinger, currentFingers
