@@ -217,10 +217,13 @@ public enum SensitiveNames {
     return words.contains("public") || words.contains("pub")
   }
 
+  /// Last words of a name that make the value an identifier of one thing: `deviceID`, `installUUID`.
+  static let uniqueIdentifierWords: Set<String> = ["id", "uid", "identifier", "uuid", "guid"]
+
   /// Last words of a value's own name that say it is not a secret: `userId`, `accountEmail`.
-  public static let identifierWords: Set<String> = [
-    "id", "ids", "uid", "identifier", "uuid", "guid", "email", "username", "url", "uri", "name", "title",
-  ]
+  public static let identifierWords: Set<String> = uniqueIdentifierWords.union([
+    "ids", "email", "username", "url", "uri", "name", "title",
+  ])
 
   /// Whether a value shows that storing it reveals nothing secret: its own name says it is an
   /// identifier (`userId` stored under a key named like a token), or every value it may hold is a
@@ -239,7 +242,7 @@ public enum SensitiveNames {
     let leaf = SequenceShape.unwrap(expression)
     // A session's id is its credential.
     if let name = ownName(of: leaf), let words = Optional(nameWords(name).map { $0.lowercased() }),
-      let last = words.last, ["id", "uid", "identifier", "uuid", "guid"].contains(last), !words.contains("session")
+      let last = words.last, uniqueIdentifierWords.contains(last), !words.contains("session")
     {
       return true
     }

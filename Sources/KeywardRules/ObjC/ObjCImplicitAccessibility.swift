@@ -201,13 +201,21 @@ public struct ObjCImplicitAccessibility: Rule {
 
   public static func check(_ context: RuleContext) {
     let objc = context.objc
+    // Native macOS code keeps items in the file-based keychain, which has no classes to default
+    // to; the file's platform is worked out once, when first asked.
+    var platform: ObjCTargetPlatform?
+    func isMacOSOnly(at offset: Int) -> Bool {
+      if platform == nil { platform = ObjCTargetPlatform(objc) }
+      return platform!.isMacOSOnly(at: offset)
+    }
     for dictionary in objc.keychainDictionaries where dictionary.roles.contains(.add) && dictionary.mayStore {
       guard dictionary.isFullySeen, let origin = dictionary.origin,
         dictionary.entries.allSatisfy({ keyIsKnown($0.key, objc: objc) }),
         dictionary.values(forKey: "kSecAttrAccessible", in: objc).isEmpty,
         dictionary.values(forKey: "kSecAttrAccessControl", in: objc).isEmpty,
         storesSecretMaterial(dictionary, objc: objc), !dictionary.mayBeSynchronized(in: objc),
-        !goesToFileBasedKeychain(dictionary, origin: origin.lowerBound, objc: objc)
+        ObjCMacOSFileBasedKeychain.usesDataProtectionKeychain(dictionary, objc: objc)
+          || !isMacOSOnly(at: origin.lowerBound)
       else { continue }
       context.report(
         start: origin.lowerBound, end: origin.upperBound,
@@ -215,11 +223,9 @@ public struct ObjCImplicitAccessibility: Rule {
     }
     // A wrapper's store made without a class: its items get the library's default (none on
     // native macOS, whose file-based keychain the library writes to).
-    let stores = objc.wrapperStoresOnDefaultAccessibility
-    let platform = stores.isEmpty ? nil : ObjCTargetPlatform(objc)
-    for store in stores
-    where platform?.isMacOSOnly(at: store.creation.lowerBound) != true
-      && store.writtenValues.contains(where: { !namesPublicMaterial($0, objc: objc) })
+    for store in objc.wrapperStoresOnDefaultAccessibility
+    where store.writtenValues.contains(where: { !namesPublicMaterial($0, objc: objc) })
+      && !isMacOSOnly(at: store.creation.lowerBound)
     {
       guard let accessibility = AccessibilityClass.named(store.meaning), !accessibility.isThisDeviceOnly else {
         continue
@@ -230,12 +236,6 @@ public struct ObjCImplicitAccessibility: Rule {
           library: store.library, accessibility,
           naming: "`store.accessibility = UICKeyChainStoreAccessibilityAfterFirstUnlockThisDeviceOnly`"))
     }
-  }
-
-  /// Whether native macOS code keeps the item in the file-based keychain, which has no classes.
-  static func goesToFileBasedKeychain(_ dictionary: ObjCKeychainDictionary, origin: Int, objc: ObjCModel) -> Bool {
-    !ObjCMacOSFileBasedKeychain.usesDataProtectionKeychain(dictionary, objc: objc)
-      && ObjCTargetPlatform(objc).isMacOSOnly(at: origin)
   }
 
   /// Whether a stored value's name says it is no secret (`publicKey`, `deviceToken`).
