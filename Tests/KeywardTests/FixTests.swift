@@ -39,6 +39,24 @@ struct BreakingFixRule: Rule {
     #expect(try String(contentsOf: file, encoding: .utf8) == Self.weak + "\n")
   }
 
+  /// A deprecated case is renamed unless the `switch` already handles the new name: then the
+  /// rename would repeat that pattern, and the finding says to remove the dead case instead.
+  @Test func aRenameThatWouldRepeatACaseIsNotOffered() throws {
+    let root = Paths.temporaryFolder()
+    let lone =
+      "import LocalAuthentication\nfunc f(_ c: LAError.Code) { switch c { case .touchIDLockout: break\n default: break } }\n"
+    let repeated =
+      "import LocalAuthentication\nfunc f(_ c: LAError.Code) { switch c { case .biometryLockout: break\n case .touchIDLockout: break\n default: break } }\n"
+    let loneFile = try write(lone, "Lone.swift", in: root)
+    let repeatedFile = try write(repeated, "Repeated.swift", in: root)
+    #expect(KeywardCLI.run(["fix", root.path]).status == 0)
+    #expect(
+      try String(contentsOf: loneFile, encoding: .utf8) == lone.replacingOccurrences(of: "touchID", with: "biometry"))
+    #expect(try String(contentsOf: repeatedFile, encoding: .utf8) == repeated)
+    let scan = KeywardCLI.run(["scan", repeatedFile.path, "--format", "text", "--fail-on", "none"])
+    #expect(scan.output.standardOutput.contains("which this `switch` already handles"))
+  }
+
   @Test func fixingIsIdempotentAndKeepsPermissionsAndLineEndings() throws {
     let root = Paths.temporaryFolder()
     let file = try write(

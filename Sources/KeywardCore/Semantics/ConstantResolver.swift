@@ -194,6 +194,8 @@ public final class ConstantResolver {
   /// The binding a name-like expression denotes: `x`, `self.x`, `Self.x`, `Type.x`.
   public func binding(denotedBy expression: ExprSyntax) -> Binding? {
     if let reference = expression.as(DeclReferenceExprSyntax.self) {
+      // The member name in `Error.status` or `.status` is no local of that name.
+      if reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id == reference.id { return nil }
       return lookup(reference.baseName.text, from: Syntax(reference))
     }
     guard let member = expression.as(MemberAccessExprSyntax.self),

@@ -352,7 +352,9 @@ public enum SensitiveNames {
     // it (`Identifier(nonEmpty: "tokens")`), one step into where it comes from.
     for source in sources {
       for token in source.tokens(viewMode: .sourceAccurate)
-      where !(asKey && isDiscriminator(token, within: Syntax(source))) {
+      where !(asKey && isDiscriminator(token, within: Syntax(source)))
+        && !isInPredicate(token, within: Syntax(source))
+      {
         switch token.tokenKind {
         case .identifier:
           words.append(asKey ? keySubject(token.text) : token.text)
@@ -412,6 +414,28 @@ public enum SensitiveNames {
       words.removeLast()
     }
     return words.joined(separator: "_")
+  }
+
+  /// Calls whose closure only picks or orders elements: its names say which elements are
+  /// kept (`names.filter { $0.matches(searchTokens) }`), not what they are.
+  static let predicateCalls: Set<String> = [
+    "filter", "first", "last", "firstIndex", "lastIndex", "contains", "allSatisfy", "sorted", "min", "max",
+    "drop", "prefix", "removeAll",
+  ]
+
+  /// Whether `token` sits in a closure handed to one of the `predicateCalls` inside `source`.
+  private static func isInPredicate(_ token: TokenSyntax, within source: Syntax) -> Bool {
+    var node = token.parent
+    while let current = node, current.id != source.id {
+      if current.is(ClosureExprSyntax.self) {
+        let call =
+          current.parent?.as(FunctionCallExprSyntax.self)
+          ?? current.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+        if let call, let name = SyntaxFacts.calledName(call), predicateCalls.contains(name) { return true }
+      }
+      node = current.parent
+    }
+    return false
   }
 
   /// Whether `token` is part of a value a key is made from rather than a name of what it holds:

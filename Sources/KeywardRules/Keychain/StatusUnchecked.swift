@@ -11,8 +11,9 @@ public struct StatusUnchecked: Rule {
     profile: .standard,
     description: """
       `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` report failure only through the \
-      `OSStatus` they return. A call used as a statement, assigned to `_`, or stored in a local \
-      name that nothing reads afterwards (a retry's last status) ignores it: a secret \
+      `OSStatus` they return. A call used as a statement, assigned to `_`, stored in a local \
+      name that nothing reads afterwards (a retry's last status), or whose status is only \
+      compared with a failure code (`== errSecDuplicateItem`) ignores it: a secret \
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
       and is not reported unless `includeDelete` is set. An item whose data is only a flag, \
@@ -55,10 +56,20 @@ public struct StatusUnchecked: Rule {
       RuleExample("↓SecItemDelete(query as CFDictionary)", options: ["includeDelete": .bool(true)]),
       """
       func store() {
-        var status = SecItemAdd(query as CFDictionary, nil)
+        var status = ↓SecItemAdd(query as CFDictionary, nil)
         if status == errSecDuplicateItem {
           SecItemDelete(query as CFDictionary)
           status = ↓SecItemAdd(query as CFDictionary, nil)
+        }
+      }
+      """,
+      // Only the duplicate is handled: a locked device or a missing entitlement passes as stored.
+      """
+      func store(token: Data) throws {
+        let status = ↓SecItemAdd(item(token) as CFDictionary, nil)
+        if status == errSecDuplicateItem {
+          let updated = SecItemUpdate(match as CFDictionary, [kSecValueData: token] as CFDictionary)
+          guard updated == errSecSuccess else { throw KeychainError.status(updated) }
         }
       }
       """,
@@ -121,6 +132,16 @@ public struct StatusUnchecked: Rule {
       }
       """,
       "guard SecItemUpdate(query as CFDictionary, changes as CFDictionary) == errSecSuccess else { return }",
+      """
+      func store(token: Data) throws {
+        let status = SecItemAdd(item(token) as CFDictionary, nil)
+        if status == errSecDuplicateItem {
+          try update(token)
+        } else if status != errSecSuccess {
+          throw KeychainError.status(status)
+        }
+      }
+      """,
       "return SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess",
       "SecItemDelete(query as CFDictionary)",
       "let status = withUnsafeMutablePointer(to: &result) { SecItemCopyMatching(query as CFDictionary, UnsafeMutablePointer($0)) }",
@@ -146,21 +167,41 @@ public struct StatusUnchecked: Rule {
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["SecItem"] }
 
-  /// What can go wrong with each call, and what the app then wrongly assumes: a read that
-  /// fails is not an add that fails.
-  static let failures: [String: (causes: String, assumes: String)] = [
-    "SecItemAdd": ("a duplicate item, a locked device, a missing entitlement", "the item were stored"),
-    "SecItemUpdate": ("no matching item, a locked device, a cancelled authentication", "the item were changed"),
-    "SecItemCopyMatching": (
-      "no matching item, a locked device, a cancelled authentication", "it had read the item"
+  /// What can go wrong with each call (keyed by the code that reports it), and what the app
+  /// then wrongly assumes: a read that fails is not an add that fails.
+  static let failures: [String: (causes: [(code: String, cause: String)], assumes: String)] = [
+    "SecItemAdd": (
+      [
+        ("errSecDuplicateItem", "a duplicate item"), ("errSecInteractionNotAllowed", "a locked device"),
+        ("errSecMissingEntitlement", "a missing entitlement"),
+      ], "the item were stored"
     ),
-    "SecItemDelete": ("a locked device, a missing entitlement", "the item were gone"),
+    "SecItemUpdate": (
+      [
+        ("errSecItemNotFound", "no matching item"), ("errSecInteractionNotAllowed", "a locked device"),
+        ("errSecUserCanceled", "a cancelled authentication"),
+      ], "the item were changed"
+    ),
+    "SecItemCopyMatching": (
+      [
+        ("errSecItemNotFound", "no matching item"), ("errSecInteractionNotAllowed", "a locked device"),
+        ("errSecUserCanceled", "a cancelled authentication"),
+      ], "it had read the item"
+    ),
+    "SecItemDelete": (
+      [("errSecInteractionNotAllowed", "a locked device"), ("errSecMissingEntitlement", "a missing entitlement")],
+      "the item were gone"
+    ),
   ]
 
-  static func message(for name: String, ignored: String) -> String {
-    let failure = failures[name] ?? ("an error", "the keychain had done its work")
+  /// The message for a call whose status `ignored` describes; `handled` are the failure codes
+  /// the code does compare it with, so they are not named among what goes unnoticed.
+  static func message(for name: String, ignored: String, handled: [String] = []) -> String {
+    let failure = failures[name] ?? ([("", "an error")], "the keychain had done its work")
+    let causes = failure.causes.filter { !handled.contains($0.code) }.map(\.cause).joined(separator: ", ")
+    let unnoticed = handled.isEmpty ? "a failure (\(causes))" : "any other failure (\(causes))"
     return
-      "The `OSStatus` of `\(name)` \(ignored), so a failure (\(failure.causes)) goes unnoticed and the app carries on as if \(failure.assumes). Check it against `errSecSuccess` (and `errSecItemNotFound` where a missing item is expected)."
+      "The `OSStatus` of `\(name)` \(ignored), so \(unnoticed) goes unnoticed and the app carries on as if \(failure.assumes). Check it against `errSecSuccess` (and `errSecItemNotFound` where a missing item is expected)."
   }
 
   /// A fresh device identifier kept in the keychain.
@@ -182,10 +223,17 @@ public struct StatusUnchecked: Rule {
     for name in names {
       for call in context.model.index.calls(named: name) {
         let ignored: String
+        var handled: [String] = []
         if isDiscarded(call) {
           ignored = "is ignored"
         } else if let variable = unreadStore(of: call, resolver: context.model.resolver) {
           ignored = "goes into `\(variable)`, which nothing reads after this call"
+        } else if name != "SecItemCopyMatching",
+          let (variable, codes) = comparedOnlyWithFailureCodes(call, resolver: context.model.resolver)
+        {
+          let compared = codes.map { "`\($0)`" }.joined(separator: " and ")
+          ignored = "goes into `\(variable)`, which is only compared with \(compared) afterwards"
+          handled = codes
         } else {
           continue
         }
@@ -198,7 +246,7 @@ public struct StatusUnchecked: Rule {
         {
           continue
         }
-        context.report(call, message: message(for: name, ignored: ignored))
+        context.report(call, message: message(for: name, ignored: ignored, handled: handled))
       }
     }
   }
@@ -232,6 +280,47 @@ public struct StatusUnchecked: Rule {
   /// `defer` or a closure (those may run later). Nil for properties and names whose scope is
   /// not an ordered list of statements: they are not judged.
   static func isRead(_ binding: Binding, after call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Bool? {
+    reads(of: binding, after: call, resolver: resolver).map { !$0.isEmpty }
+  }
+
+  /// The status's local and the failure codes it is compared with, when every read after `call`
+  /// is `status == errSecDuplicateItem` or the like: success is never confirmed, so any other
+  /// failure passes as success. Reads are not judged for `SecItemCopyMatching`, whose
+  /// `errSecItemNotFound` branch is how a missing item is told apart (its result then says more).
+  static func comparedOnlyWithFailureCodes(
+    _ call: FunctionCallExprSyntax, resolver: ConstantResolver
+  ) -> (String, [String])? {
+    guard let binding = storingBinding(of: call, resolver: resolver),
+      let reads = reads(of: binding, after: call, resolver: resolver), !reads.isEmpty
+    else { return nil }
+    var codes: [String] = []
+    for reference in reads {
+      guard let code = failureCodeCompared(with: reference, resolver: resolver) else { return nil }
+      if !codes.contains(code) { codes.append(code) }
+    }
+    return (binding.name, codes)
+  }
+
+  /// The code in `reference == errSecX` (either side) when it names a failure, not success.
+  private static func failureCodeCompared(with reference: DeclReferenceExprSyntax, resolver: ConstantResolver)
+    -> String?
+  {
+    guard let list = reference.parent?.as(ExprListSyntax.self), list.count == 3,
+      list.parent?.is(SequenceExprSyntax.self) == true
+    else { return nil }
+    let elements = Array(list)
+    guard elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "==" else { return nil }
+    let other = elements[0].id == reference.id ? elements[2] : elements[0]
+    guard let code = other.as(DeclReferenceExprSyntax.self)?.baseName.text, code.hasPrefix("errSec"),
+      code != "errSecSuccess"
+    else { return nil }
+    return code
+  }
+
+  /// The references that read a local after `call` (see `isRead`); nil when not judged.
+  private static func reads(
+    of binding: Binding, after call: FunctionCallExprSyntax, resolver: ConstantResolver
+  ) -> [DeclReferenceExprSyntax]? {
     guard binding.kind == .variable || binding.kind == .constant,
       let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil }),
       SyntaxFacts.isOrderedScope(scope)
@@ -241,18 +330,22 @@ public struct StatusUnchecked: Rule {
     }
     // Writes are not reads: the index's assignments to the name give their targets.
     let writes = Set((resolver.index.assignmentsByName[binding.name] ?? []).map(\.target.id))
+    var reads: [DeclReferenceExprSyntax] = []
     for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
       guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !writes.contains(reference.id),
         resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
       else { continue }
-      if reference.position >= call.endPosition { return true }
-      if let loop, loop.position <= reference.position, reference.endPosition <= loop.endPosition { return true }
       let runsLater = reference.ancestorOrSelf {
         $0.is(DeferStmtSyntax.self) || $0.is(ClosureExprSyntax.self) || $0.is(FunctionDeclSyntax.self) ? $0 : nil
       }
-      if let runsLater, runsLater.position > scope.position { return true }
+      if reference.position >= call.endPosition
+        || (loop.map { $0.position <= reference.position && reference.endPosition <= $0.endPosition } ?? false)
+        || (runsLater.map { $0.position > scope.position } ?? false)
+      {
+        reads.append(reference)
+      }
     }
-    return false
+    return reads
   }
 
   /// The binding `call`'s value is stored in: `let status = call` or `status = call`.

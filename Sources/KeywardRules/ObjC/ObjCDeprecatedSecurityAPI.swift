@@ -10,7 +10,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       `kSecUseNoAuthenticationUI`, `kSecAccessControlTouchIDCurrentSet`, \
       `kSecAccessControlWatch`, the watch policies, `LAErrorTouchID...` codes, `LABiometryNone`, \
       `evaluatedPolicyDomainState` read on another object, and `SecKeyGeneratePair`, \
-      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt`, `SecKeyDecrypt`. Not in the `else` of \
+      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt`, `SecKeyDecrypt`, and the legacy \
+      `SecKeychain…` password functions of macOS. Not in the `else` of \
       `if (@available(...))`, where the replacement does not exist, nor under `#if \
       __IPHONE_OS_VERSION_MIN_REQUIRED < ...` (built only for older deployment targets). \
       `kSecAccessControlTouchIDAny` and the "always" classes are reported, with their \
@@ -32,6 +33,7 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       "if (error.code == ↓LAErrorTouchIDLockout) { [self showPasscode]; }",
       "NSData *state = context.↓evaluatedPolicyDomainState;",
       "OSStatus status = ↓SecKeyGeneratePair((__bridge CFDictionaryRef)parameters, &publicKey, &privateKey);",
+      "OSStatus status = ↓SecKeychainAddInternetPassword(NULL, hostLength, host, 0, NULL, userLength, user, 0, NULL, 0, kSecProtocolTypeHTTPS, kSecAuthenticationTypeDefault, passwordLength, password, NULL);",
       "[context evaluatePolicy:↓LAPolicyDeviceOwnerAuthenticationWithWatch localizedReason:@\"Unlock\" reply:nil];",
       """
       if (@available(iOS 11.3, *)) {
@@ -75,7 +77,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
     "LABiometryNone": "`LABiometryTypeNone`",
   ]
 
-  static let replacements = DeprecatedSecurityAPI.constants.merging(DeprecatedSecurityAPI.functions) { $1 }
+  static let replacements = DeprecatedSecurityAPI.constants
+    .merging(DeprecatedSecurityAPI.functions.mapValues(\.replacement)) { $1 }
     .merging(renamed) { $1 }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
@@ -88,7 +91,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
     for (index, token) in objc.tokens.enumerated() where token.kind == .identifier {
       guard !fallbacks.contains(where: { $0.contains(index) }) else { continue }
       if let replacement = replacements[token.text] {
-        context.report(token, message: "`\(token.text)` is deprecated; use \(replacement).")
+        let since = DeprecatedSecurityAPI.functions[token.text].map { " since \($0.since)" } ?? ""
+        context.report(token, message: "`\(token.text)` is deprecated\(since); use \(replacement).")
       } else if token.text == "evaluatedPolicyDomainState", index > 1, objc.tokens[index - 1].text == ".",
         objc.tokens[index - 2].text != "self"
       {

@@ -17,7 +17,8 @@ public struct DeprecatedSecurityAPI: Rule {
       `LAContext`, not an app's own property of that name), the watch \
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
       `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
-      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15). `.touchIDAny` and \
+      `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15), and the \
+      legacy `SecKeychain…` password functions (macOS 10.10). `.touchIDAny` and \
       `kSecAttrAccessibleAlways` / `...AlwaysThisDeviceOnly` are reported, with their \
       deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`. Uses \
       on the fallback of an `#available` check, or inside a declaration marked deprecated \
@@ -77,9 +78,12 @@ public struct DeprecatedSecurityAPI: Rule {
     "typeNone": ("none", ["LABiometryType"]),
   ]
   static let errorTypes: Set<String> = ["LAError", "LAError.Code", "LAErrorCode"]
-  /// Deprecated key functions (iOS 15; `SecKeyGeneratePair` also macOS 12) and what replaces
-  /// them. Their signatures differ, so there is no automatic fix.
-  static let functions: [String: String] = [
+  /// Deprecated key functions (iOS 15; `SecKeyGeneratePair` also macOS 12) and the legacy
+  /// keychain functions (macOS 10.10), with what replaces them. Their signatures differ, so
+  /// there is no automatic fix.
+  static let functions: [String: (since: String, replacement: String)] = keyFunctions.mapValues { ("iOS 15", $0) }
+    .merging(legacyKeychainFunctions.mapValues { ("macOS 10.10", $0 + legacyKeychainNote) }) { $1 }
+  static let keyFunctions: [String: String] = [
     "SecKeyGeneratePair":
       "`SecKeyCreateRandomKey`, with `kSecAttrIsPermanent` in `kSecPrivateKeyAttrs` to keep the key in the keychain",
     "SecKeyRawSign": "`SecKeyCreateSignature` with a `SecKeyAlgorithm`",
@@ -87,6 +91,22 @@ public struct DeprecatedSecurityAPI: Rule {
     "SecKeyEncrypt": "`SecKeyCreateEncryptedData` with a `SecKeyAlgorithm`",
     "SecKeyDecrypt": "`SecKeyCreateDecryptedData` with a `SecKeyAlgorithm`",
   ]
+  /// The `SecKeychain…` functions, which only reach the file-based keychain of macOS.
+  static let legacyKeychainFunctions: [String: String] = [
+    "SecKeychainAddGenericPassword": "`SecItemAdd` with `kSecClassGenericPassword`",
+    "SecKeychainAddInternetPassword": "`SecItemAdd` with `kSecClassInternetPassword`",
+    "SecKeychainFindGenericPassword": "`SecItemCopyMatching` with `kSecClassGenericPassword`",
+    "SecKeychainFindInternetPassword": "`SecItemCopyMatching` with `kSecClassInternetPassword`",
+    "SecKeychainItemModifyAttributesAndData": "`SecItemUpdate`",
+    "SecKeychainItemModifyContent": "`SecItemUpdate`",
+    "SecKeychainItemDelete": "`SecItemDelete`",
+    "SecKeychainItemCopyContent": "`SecItemCopyMatching` with `kSecReturnData` or `kSecReturnAttributes`",
+    "SecKeychainItemCopyAttributesAndData": "`SecItemCopyMatching` with `kSecReturnData` and `kSecReturnAttributes`",
+    "SecKeychainSetUserInteractionAllowed":
+      "an `LAContext` with `interactionNotAllowed` as `kSecUseAuthenticationContext` of each query (this call changes a process-wide setting)",
+  ]
+  static let legacyKeychainNote =
+    ", and `kSecUseDataProtectionKeychain` so the item gets the data protection keychain's access classes and access controls"
 
   public static let examples = RuleExamples(
     flagged: [
@@ -117,8 +137,24 @@ public struct DeprecatedSecurityAPI: Rule {
       }
       """,
       "let unsupported = context.biometryType == LABiometryType.↓typeNone",
+      // Renaming would repeat the case above it: the old one is dead and goes.
+      """
+      import LocalAuthentication
+      func advice(for code: LAError.Code) -> String {
+          switch code {
+          case .biometryLockout: return "Enter your passcode"
+          case .↓touchIDLockout: return "Enter your passcode"
+          default: return ""
+          }
+      }
+      """,
       "let status = ↓SecKeyGeneratePair(parameters as CFDictionary, &publicKey, &privateKey)",
       "_ = ↓SecKeyRawSign(privateKey, .PKCS1SHA256, digest, digest.count, &signature, &length)",
+      // The legacy keychain API reaches only the file-based keychain.
+      """
+      let status = ↓SecKeychainFindGenericPassword(
+          nil, UInt32(service.utf8.count), service, UInt32(account.utf8.count), account, &length, &bytes, &item)
+      """,
       // Where the check holds, the replacement is there.
       """
       func keyFlags() -> SecAccessControlCreateFlags {
@@ -259,7 +295,23 @@ public struct DeprecatedSecurityAPI: Rule {
       guard !ownFunction else { continue }
       for call in index.calls(named: name) where !BranchFacts.isDeprecationAnswered(call) {
         guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { continue }
-        context.report(callee, message: "`\(name)` is deprecated since iOS 15; use \(replacement).")
+        context.report(
+          callee, message: "`\(name)` is deprecated since \(replacement.since); use \(replacement.replacement).")
+      }
+    }
+  }
+
+  /// Whether `access` is a case pattern of a `switch` that names `replacement` in another
+  /// case: renaming it would repeat that pattern.
+  private static func switchAlreadyHandles(_ replacement: String, besides access: MemberAccessExprSyntax) -> Bool {
+    guard let label = access.ancestorOrSelf(mapping: { $0.as(SwitchCaseLabelSyntax.self) }),
+      let switchExpr = label.ancestorOrSelf(mapping: { $0.as(SwitchExprSyntax.self) })
+    else { return false }
+    return switchExpr.cases.contains { element in
+      guard let other = element.as(SwitchCaseSyntax.self)?.label.as(SwitchCaseLabelSyntax.self), other.id != label.id
+      else { return false }
+      return other.caseItems.contains { item in
+        item.pattern.tokens(viewMode: .sourceAccurate).contains { $0.text == replacement }
       }
     }
   }
@@ -273,6 +325,14 @@ public struct DeprecatedSecurityAPI: Rule {
         if let base = access.base {
           guard types.contains(SyntaxFacts.text(base)) else { continue }
         } else if !index.importedModules.contains("LocalAuthentication") {
+          continue
+        }
+        if switchAlreadyHandles(replacement, besides: access) {
+          context.report(
+            access.declName,
+            message:
+              "`.\(name)` is deprecated and has the value of `.\(replacement)`, which this `switch` already handles, so this pattern never matches; remove it."
+          )
           continue
         }
         context.report(

@@ -144,6 +144,21 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(↓signer.privkey, forKey: "signerKey")"#,
     ],
     clean: [
+      // The predicate's names say which names are kept, not what they are.
+      """
+      final class RecentSearches {
+          var filter = ""
+          lazy var names: [String] = load()
+          func load() -> [String] {
+              let saved = UserDefaults.standard.stringArray(forKey: "recent") ?? []
+              return saved.filter { $0.matches(searchTokens: filter.split(separator: " ")) }
+          }
+          func remember(_ name: String) {
+              names.insert(name, at: 0)
+              UserDefaults.standard.set(names, forKey: "recent")
+          }
+      }
+      """,
       """
       func remember(_ account: Account, at index: Int) {
           var accounts = UserDefaults.standard.array(forKey: "accounts") as? [[String: String]] ?? []
