@@ -37,6 +37,43 @@ public struct KeychainQuery {
   }
   public func has(_ key: String) -> Bool { writes.contains { $0.key == key } }
 
+  /// Whether a path can reach the query's operations with none of `keys` written: every write
+  /// of them sits in the body of an `if` without an `else`, so the path that skips it writes
+  /// none (`if authenticationRequired { query[kSecAttrAccessControl] = access }`).
+  public func mayLackAll(_ keys: Set<String>) -> Bool {
+    let found = writes.filter { keys.contains($0.key) }
+    return !found.isEmpty
+      && found.allSatisfy { write in
+        guard let body = Self.bodyOfIfWithoutElse(around: write.node) else { return false }
+        // An `if` around the Security call as well decides nothing between them.
+        return operations.contains { !($0.position >= body.position && $0.endPosition <= body.endPosition) }
+      }
+  }
+
+  /// The body of the `if` without an `else` that is the innermost branch around `node` within
+  /// its function, if that is what it is. Other branches (`else`, `switch`, loops) are taken as
+  /// covering every path.
+  static func bodyOfIfWithoutElse(around node: Syntax) -> CodeBlockSyntax? {
+    var child = node
+    while let parent = child.parent {
+      if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self)
+        || parent.is(AccessorDeclSyntax.self) || parent.is(InitializerDeclSyntax.self)
+      {
+        return nil
+      }
+      if let branch = parent.as(IfExprSyntax.self) {
+        return branch.elseBody == nil && branch.body.id == child.id ? branch.body : nil
+      }
+      if parent.is(SwitchCaseSyntax.self) || parent.is(GuardStmtSyntax.self) || parent.is(ForStmtSyntax.self)
+        || parent.is(WhileStmtSyntax.self)
+      {
+        return nil
+      }
+      child = parent
+    }
+    return nil
+  }
+
   /// Whether the item's data is evidently no secret: only ever a flag, a number, a date or bytes
   /// written in the source (`Data([1])`), or an identifier, as the value converted to bytes is
   /// named (`deviceID.data(using: .utf8)`, `Data(installationUUID.utf8)`) or made (`UUID().uuidString`).

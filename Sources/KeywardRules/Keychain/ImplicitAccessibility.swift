@@ -13,7 +13,8 @@ public struct ImplicitAccessibility: Rule {
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
       `kSecAttrAccessControl` leaves the item to the default class, \
       `kSecAttrAccessibleWhenUnlocked`, carried in backups onto other devices. Reported only \
-      where the whole dictionary is in view (a literal, or a local changed only by subscripts). \
+      where the whole dictionary is in view (a literal, or a local changed only by subscripts), \
+      also when the class is set only inside an `if` without an `else` that the add is outside. \
       A wrapper store made without a class that the file writes a value \
       through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
       KeychainAccess `Keychain` without `.accessibility(...)`, a `SimpleKeychain` without \
@@ -60,6 +61,22 @@ public struct ImplicitAccessibility: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The access control is set only when the caller asks for authentication.
+      """
+      final class TokenStore {
+          let requiresAuthentication: Bool
+          init(requiresAuthentication: Bool) { self.requiresAuthentication = requiresAuthentication }
+          func save(_ token: String) {
+              var query: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "token"]
+              if requiresAuthentication {
+                  query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+                      nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)!
+              }
+              query[kSecValueData as String] = Data(token.utf8)
+              SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      """,
       RuleExample(
         """
         let query: [String: Any] = ↓[kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token]
@@ -148,6 +165,27 @@ public struct ImplicitAccessibility: Rule {
       RuleExample(savePassword(synchronizable: "false", marker: "↓"), profile: .strict),
     ],
     clean: [
+      // The `if` holds the add as well.
+      """
+      func save(_ token: String) {
+          if let data = token.data(using: .utf8) {
+              let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]
+              SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      """,
+      """
+      func save(_ token: String, requiresAuthentication: Bool) {
+          var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data(token.utf8)]
+          if requiresAuthentication {
+              query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+                  nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)!
+          } else {
+              query[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+          }
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """,
       // The class is named on the store, or where the item is written; or the store syncs.
       RuleExample(
         """
@@ -317,9 +355,10 @@ public struct ImplicitAccessibility: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
+    let classKeys: Set<String> = ["kSecAttrAccessible", "kSecAttrAccessControl"]
     for query in model.keychainQueries
-    where query.roles.contains(.add) && query.mayStore && !query.isProbe && !query.has("kSecAttrAccessible")
-      && !query.has("kSecAttrAccessControl")
+    where query.roles.contains(.add) && query.mayStore && !query.isProbe
+      && (!classKeys.contains(where: query.has) || query.mayLackAll(classKeys))
     {
       // An item that may sync through iCloud Keychain needs a class that leaves the device, as
       // the default does; `ThisDeviceOnly` would forbid the sync.
@@ -327,9 +366,14 @@ public struct ImplicitAccessibility: Rule {
       guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model),
         !query.mayBeSynchronized(in: model), !model.goesToFileBasedKeychain(query)
       else { continue }
+      let onlyInIf = classKeys.filter(query.has).sorted().map { "`\($0)`" }.joined(separator: " or ")
       context.report(
         literal,
-        message: message)
+        message: onlyInIf.isEmpty
+          ? message
+          : message.replacingOccurrences(
+            of: "`kSecAttrAccessControl`, so",
+            with: "`kSecAttrAccessControl` whenever the `if` that sets \(onlyInIf) is skipped, so"))
     }
     // A wrapper's store made without a class: its items get the library's default.
     // Native macOS code: these libraries write to the file-based keychain, which has no classes.

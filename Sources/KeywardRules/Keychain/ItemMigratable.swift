@@ -14,7 +14,8 @@ public struct ItemMigratable: Rule {
       `kSecAttrAccessibleAfterFirstUnlock`) let the item travel in encrypted backups and restore \
       onto another device. Keyward reports them on queries that store data, on the protection \
       class of access controls, and where a keychain wrapper library is given one (not on a \
-      wrapper's lookups, nor where it also synchronizes the item). The deprecated `Always` \
+      wrapper's lookups, nor where it also synchronizes the item, nor on an access control that \
+      only protects Secure Enclave keys, which never leave the device). The deprecated `Always` \
       classes are left to `swift.weak_keychain_accessibility`.
       """,
     rationale: """
@@ -40,6 +41,16 @@ public struct ItemMigratable: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The access control also protects a password item, which can migrate.
+      """
+      import CryptoKit
+      func protect(_ password: Data) throws {
+          let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, ↓kSecAttrAccessibleWhenUnlocked, [.userPresence], nil)!
+          _ = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+          let item: [String: Any] = [kSecValueData as String: password, kSecAttrAccessControl as String: access]
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: ↓kSecAttrAccessibleAfterFirstUnlock]",
       "let access = SecAccessControlCreateWithFlags(nil, ↓kSecAttrAccessibleWhenUnlocked, .biometryCurrentSet, nil)",
       """
@@ -94,6 +105,25 @@ public struct ItemMigratable: Rule {
           _ = try keychain.loadItem(base.merging([kSecAttrAccessible as String: kSecAttrAccessibleAlways]) { $1 })
       }
       """,
+      // Secure Enclave keys never leave the device, whatever class their access control names.
+      """
+      import CryptoKit
+      func makeSigningKey() throws -> SecureEnclave.P256.Signing.PrivateKey {
+          let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, [.privateKeyUsage], nil)!
+          return try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
+      }
+      """,
+      """
+      func makeEnclaveKey() -> SecKey? {
+          guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, .privateKeyUsage, nil) else { return nil }
+          let attributes: [String: Any] = [
+              kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+              kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+              kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrAccessControl as String: access],
+          ]
+          return SecKeyCreateRandomKey(attributes as CFDictionary, nil)
+      }
+      """,
       // The helper offers a migrating class only when its caller asks for it.
       RuleExample(protectionHelper(defaultClass: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly")),
     ])
@@ -126,7 +156,10 @@ public struct ItemMigratable: Rule {
     let model = context.model
     var values: [ExprSyntax] = []
     values += model.storedKeychainWrites(forKey: "kSecAttrAccessible").map(\.value)
-    values += model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 1) }
+    // A Secure Enclave key stays on the device whatever class its access control names.
+    values += model.accessControlCreations.filter { !model.protectsOnlyEnclaveKeys($0) }.compactMap {
+      SyntaxFacts.argument($0, at: 1)
+    }
     for value in values.flatMap({ model.resolver.values(of: $0) }) {
       guard let (accessibility, isRaw) = AccessibilityClass.denoted(by: value.expression),
         !accessibility.isThisDeviceOnly, !accessibility.isDeprecated
