@@ -12,17 +12,16 @@ public struct ImplicitAccessibility: Rule {
     description: """
       A dictionary passed to `SecItemAdd` with neither `kSecAttrAccessible` nor \
       `kSecAttrAccessControl` leaves the item to the default class, \
-      `kSecAttrAccessibleWhenUnlocked`, carried in backups onto other devices. Reported only \
-      where the whole dictionary is in view (a literal, or a local changed only by subscripts), \
-      also when the class is set only inside an `if` without an `else` that the add is outside. \
-      A wrapper store made without a class that the file writes a value \
-      through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
+      `kSecAttrAccessibleWhenUnlocked`, which backups carry to other devices. Reported only \
+      where the whole dictionary is in view (a literal, or a local only subscripts change), \
+      also when only an `if` without `else`, not around the add, sets the class. A wrapper \
+      store made without a class that the file writes a value through is reported too: its items get the library's default, `.afterFirstUnlock` for a \
       KeychainAccess `Keychain` without `.accessibility(...)`, a `SimpleKeychain` without \
       `accessibility:` and a `UICKeyChainStore` whose `accessibility` is never set, \
       `.whenUnlocked` for a `KeychainSwift` or `KeychainWrapper` write that names none. An item that may sync \
-      through iCloud Keychain (`kSecAttrSynchronizable` true, or set from a setting) is not \
-      reported: sync needs a class that leaves the device. Nor is a probe item deleted again, \
-      nor an item native macOS code keeps in the file-based keychain (no classes there).
+      through iCloud Keychain (`kSecAttrSynchronizable` true or from a setting) is not \
+      reported: sync needs a class leaving the device. Nor is a probe deleted again, \
+      nor an item in macOS's file-based keychain (no classes).
       """,
     rationale: """
       An implicit class is a decision nobody made: the item gets whatever the default is, which \
