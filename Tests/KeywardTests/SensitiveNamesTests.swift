@@ -11,6 +11,8 @@ import Testing
     #expect(SensitiveNames.nameWords("APNSToken") == ["apns", "token"])
     #expect(SensitiveNames.nameWords("refresh_token") == ["refresh", "token"])
     #expect(SensitiveNames.nameWords("erc20Balance") == ["erc20", "balance"])
+    #expect(SensitiveNames.nameWords("openAIAPIKey") == ["open", "ai", "api", "key"])
+    #expect(SensitiveNames.nameWords("APIKey") == ["api", "key"])
   }
 
   @Test func aNameIsReadAsAWhole() {

@@ -64,15 +64,28 @@ extension SemanticModel {
   func findPolicyEvaluations() -> [PolicyEvaluation] {
     index.calls(named: "evaluatePolicy").compactMap { call in
       guard SyntaxFacts.argument(call, labeled: "localizedReason") != nil else { return nil }
+      let receiver = SyntaxFacts.receiver(of: call)
+      // A call of the type's own `evaluatePolicy` is judged where that one calls the context's.
+      guard !Self.callsOwnMethod(call, receiver: receiver) else { return nil }
       let policy = SyntaxFacts.argument(call, at: 0)
       let reply =
         call.trailingClosure ?? SyntaxFacts.argument(call, labeled: "reply").flatMap { $0.as(ClosureExprSyntax.self) }
-      let receiver = SyntaxFacts.receiver(of: call)
       return PolicyEvaluation(
         call: call, receiver: receiver, policyExpression: policy,
         policies: policy.map(policies(of:)) ?? [], reply: reply,
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)))
+    }
+  }
+
+  /// Whether `evaluatePolicy(...)` or `self.evaluatePolicy(...)` calls a method of that name the
+  /// enclosing type declares itself (an app's wrapper), rather than `LAContext`'s.
+  static func callsOwnMethod(_ call: FunctionCallExprSyntax, receiver: ExprSyntax?) -> Bool {
+    guard receiver.map(SyntaxFacts.isSelf) ?? true, let block = SyntaxFacts.enclosingMemberBlock(of: call),
+      SyntaxFacts.typeName(declaring: block) != Binding.contextTypeName
+    else { return false }
+    return block.members.contains { member in
+      member.decl.as(FunctionDeclSyntax.self)?.name.text == "evaluatePolicy"
     }
   }
 

@@ -179,14 +179,23 @@ public enum SensitiveNames {
   }
 
   /// The lowercased words of an identifier or key: `isPasswordSet` → is, password, set;
-  /// `APNSToken` → apns, token; `refresh_token` → refresh, token.
+  /// `APNSToken` → apns, token; `refresh_token` → refresh, token; `openAIAPIKey` → open, ai, api, key.
   public static func nameWords(_ text: String) -> [String] {
     var words: [String] = []
+    // Two acronyms in a row (`openAIAPIKey`) read as one run of capitals: an API at its end is a
+    // word of its own (open, ai, api, key).
+    func append(_ word: String) {
+      if word.count > 3, word.hasSuffix("API"), word.allSatisfy(\.isUppercase) {
+        words += [word.dropLast(3).lowercased(), "api"]
+      } else {
+        words.append(word.lowercased())
+      }
+    }
     var current = ""
     let characters = Array(text)
     for (index, character) in characters.enumerated() {
       guard character.isLetter || character.isNumber else {
-        if !current.isEmpty { words.append(current.lowercased()) }
+        if !current.isEmpty { append(current) }
         current = ""
         continue
       }
@@ -198,13 +207,13 @@ public enum SensitiveNames {
           || (character.isNumber != previous.isNumber
             && !(previous.isLetter && character.isNumber && current.count <= 3))
         if startsWord {
-          words.append(current.lowercased())
+          append(current)
           current = ""
         }
       }
       current.append(character)
     }
-    if !current.isEmpty { words.append(current.lowercased()) }
+    if !current.isEmpty { append(current) }
     return words
   }
 

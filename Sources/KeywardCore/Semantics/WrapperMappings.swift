@@ -171,17 +171,20 @@ extension SemanticModel {
 
   /// Whether a wrapper setting is made on a chain (or call) that also turns iCloud Keychain
   /// synchronization on: `Keychain(service:).synchronizable(true).accessibility(.afterFirstUnlock)`,
-  /// `Valet.iCloudValet(with:accessibility:)`.
+  /// `Valet.iCloudValet(with:accessibility:)`, or on the local the chain is used through.
   public func isSynchronizedAlong(_ value: WrapperValue) -> Bool {
     guard let call = value.call else { return false }
     return wrapperValues(.synchronizable).contains { synchronizing in
       guard let other = synchronizing.call,
         synchronizing.expression.id == ExprSyntax(other).id || SyntaxFacts.text(synchronizing.expression) == "true"
       else { return false }
-      func holds(_ outer: FunctionCallExprSyntax, _ inner: FunctionCallExprSyntax) -> Bool {
+      func holds(_ outer: some SyntaxProtocol, _ inner: FunctionCallExprSyntax) -> Bool {
         outer.range.lowerBound <= inner.range.lowerBound && inner.range.upperBound <= outer.range.upperBound
       }
+      // Also on the store's local: `let keychain = Keychain(...).synchronizable(true)`, then
+      // `keychain.accessibility(.afterFirstUnlock).set(...)`.
       return holds(call, other) || holds(other, call)
+        || initialChain(ofStoreUsedBy: call).map { holds($0, other) } == true
     }
   }
 

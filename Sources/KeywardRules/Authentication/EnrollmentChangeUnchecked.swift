@@ -52,6 +52,19 @@ public struct EnrollmentChangeUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The app's own `evaluatePolicy` is judged once: at the policy its caller picks.
+      """
+      import LocalAuthentication
+      struct Gate {
+          private var context = LAContext()
+          fileprivate func evaluatePolicy(_ policy: LAPolicy, localizedReason reason: String) async throws -> Bool {
+              try await context.evaluatePolicy(policy, localizedReason: reason)
+          }
+          func unlock() async throws -> Bool {
+              try await evaluatePolicy(↓.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+          }
+      }
+      """,
       "context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { ok, _ in }",
       // A helper that evaluates whatever policy it is given.
       """

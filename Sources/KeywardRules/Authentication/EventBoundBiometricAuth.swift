@@ -76,6 +76,19 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The app's own `evaluatePolicy` is judged once, where it calls the context's.
+      """
+      import LocalAuthentication
+      struct Gate {
+          private var context = LAContext()
+          fileprivate func evaluatePolicy(_ policy: LAPolicy, localizedReason reason: String) async throws -> Bool {
+              try await context.↓evaluatePolicy(policy, localizedReason: reason)
+          }
+          func unlock() async throws -> Bool {
+              try await evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+          }
+      }
+      """,
       """
       func requestBiometricUnlock() {
           let context = LAContext()

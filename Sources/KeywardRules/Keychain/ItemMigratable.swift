@@ -105,6 +105,14 @@ public struct ItemMigratable: Rule {
           _ = try keychain.loadItem(base.merging([kSecAttrAccessible as String: kSecAttrAccessibleAlways]) { $1 })
       }
       """,
+      // A synchronized store cannot be `ThisDeviceOnly`, also when its local is used later.
+      """
+      import KeychainAccess
+      func storePrivateKey(_ privateKey: String, for account: String) {
+          let keychain = Keychain(service: "keys").synchronizable(true)
+          try? keychain.accessibility(.afterFirstUnlock).set(privateKey, key: account)
+      }
+      """,
       // Secure Enclave keys never leave the device, whatever class their access control names.
       """
       import CryptoKit

@@ -91,8 +91,30 @@ public struct SynchronizableSecret: Rule {
         import Valet
         let valet = ↓Valet.iCloudValet(with: Identifier(nonEmpty: "settings")!, accessibility: .whenUnlocked)
         """, profile: .strict),
+      // The same store, written through.
+      """
+      import KeychainAccess
+      func storePrivateKey(_ privateKey: String, for account: String) {
+          let keychain = Keychain(service: "keys").synchronizable(↓true)
+          try? keychain.accessibility(.afterFirstUnlock).set(privateKey, key: account)
+      }
+      """,
     ],
     clean: [
+      // Stores that only look synchronized items up or remove them copy nothing.
+      RuleExample(
+        """
+        import KeychainAccess
+        func privateKey(for account: String) -> String? {
+            let keychain = Keychain(service: "keys").synchronizable(true)
+            return try? keychain.get(account)
+        }
+        func forgetPrivateKey(for account: String) {
+            let keychain = Keychain(service: "keys").synchronizable(true)
+            try? keychain.remove(account)
+        }
+        func hasPrivateKey(_ account: String) -> Bool { (try? Keychain(service: "keys").synchronizable(true).get(account)) != nil }
+        """, profile: .strict),
       // A value of the app's own type, not a wrapper's setting.
       """
       import SwiftKeychainWrapper
@@ -158,8 +180,11 @@ public struct SynchronizableSecret: Rule {
         context.report(value, message: message(reason: reason))
       }
     }
-    for value in model.wrapperValues(.synchronizable) {
-      let calls = value.call.map { [$0] } ?? callsOnReceiver(assignedBy: value.expression, model: model)
+    // A store only used to look items up or remove them matches synchronized items; it copies none.
+    for value in model.wrapperValues(.synchronizable) where !model.onlyLooksUp(value) {
+      let calls =
+        value.call.map { [$0] + model.callsThroughStore(of: value) }
+        ?? callsOnReceiver(assignedBy: value.expression, model: model)
       let words: [String]? =
         calls.isEmpty
         ? nil : calls.flatMap { $0.arguments.flatMap { SensitiveNames.words(in: $0.expression, model: model) } }

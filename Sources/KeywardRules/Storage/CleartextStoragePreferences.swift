@@ -45,6 +45,16 @@ public struct CleartextStoragePreferences: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Two acronyms in a row still name an API key.
+      """
+      extension UserDefaults {
+          enum ProviderKey: String { case openAIAPIKey = "com.example.openAIAPIKey" }
+          var openAIAPIKey: String {
+              get { string(forKey: ProviderKey.openAIAPIKey.rawValue) ?? "" }
+              set { set(↓newValue, forKey: ProviderKey.openAIAPIKey.rawValue) }
+          }
+      }
+      """,
       #"UserDefaults.standard.set(↓authToken, forKey: "authToken")"#,
       #"UserDefaults(suiteName: "group.app")?.setValue(↓value, forKey: "refresh_token")"#,
       """
