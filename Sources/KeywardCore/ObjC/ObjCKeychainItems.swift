@@ -35,6 +35,13 @@ public struct ObjCKeychainDictionary {
   }
 
   private static let falseWords: Set<String> = ["kCFBooleanFalse", "NO", "false"]
+
+  /// Whether the item evidently holds no secret: it stores a public key and no data. (A string
+  /// written in the source may be a hard-coded password: it is not taken for a placeholder.)
+  public func storesNoSecret(in model: ObjCModel) -> Bool {
+    values(forKey: "kSecValueData", in: model).isEmpty
+      && values(forKey: "kSecAttrKeyClass", in: model).contains { $0.last?.text == "kSecAttrKeyClassPublic" }
+  }
 }
 
 extension ObjCModel {
@@ -61,6 +68,19 @@ extension ObjCModel {
       candidate.origin?.lowerBound == value.first?.start
         || (value.count == 1 && candidate.name != nil && candidate.name == value[0].text)
     }
+  }
+
+  /// The keychain dictionary a Security call at `index` is given first (`SecItemAdd((__bridge
+  /// CFDictionaryRef)query, NULL)`): the nearest one of that name made before the call.
+  public func dictionary(passedToCallAt index: Int) -> ObjCKeychainDictionary? {
+    guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { return nil }
+    let (inside, _) = group(from: index + 1)
+    let first = inside.prefix { $0.text != "," }
+    guard let argument = first.last, argument.kind == .identifier else { return nil }
+    return keychainDictionaries.filter {
+      $0.name == argument.text && ($0.origin?.lowerBound ?? 0) < tokens[index].start
+    }
+    .max { ($0.origin?.lowerBound ?? 0) < ($1.origin?.lowerBound ?? 0) }
   }
 
   /// Calls that only read or release a dictionary they are given: passing it there is no use.

@@ -4,6 +4,8 @@ extension ObjCModel {
   /// `if (...)`, `else` or a `(void)` cast), or stored in a local that nothing reads afterwards.
   public struct IgnoredStatus {
     public var call: ObjCToken
+    /// The call's position in the file's tokens.
+    public var index: Int
     /// The local the status goes into, when it is stored but never read.
     public var unreadVariable: String?
   }
@@ -17,12 +19,12 @@ extension ObjCModel {
       let close = group(from: index + 1).1
       guard close + 1 < tokens.count, tokens[close + 1].text == ";" else { continue }
       if startsStatement(at: index) {
-        found.append(IgnoredStatus(call: tokens[index], unreadVariable: nil))
+        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: nil))
         continue
       }
       if builder == nil { builder = ObjCDictionaryBuilder(model: self) }
       if let name = unreadLocal(storing: index, close: close, builder: builder!) {
-        found.append(IgnoredStatus(call: tokens[index], unreadVariable: name))
+        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: name))
       }
     }
     return found

@@ -16,7 +16,7 @@ public struct Binding: Sendable {
   /// The initial value, or a parameter's default value.
   public var initializer: ExprSyntax?
   /// For computed properties and functions: their statements, read only when asked for.
-  var body: Syntax?
+  public internal(set) var body: Syntax?
   public var isStatic: Bool
 
   /// For computed properties and functions: the expressions they return. Computed on demand:

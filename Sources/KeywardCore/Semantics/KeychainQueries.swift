@@ -45,8 +45,12 @@ public struct KeychainQuery {
     return !found.isEmpty
       && found.allSatisfy { write in
         guard let body = Self.bodyOfIfWithoutElse(around: write.node) else { return false }
-        // An `if` around the Security call as well decides nothing between them.
-        return operations.contains { !($0.position >= body.position && $0.endPosition <= body.endPosition) }
+        // An `if` around the add as well decides nothing between them (a read before it may
+        // well sit outside: `if status == errSecItemNotFound { query[...] = ...; SecItemAdd(...) }`).
+        return operations.contains {
+          SyntaxFacts.calledName($0) == "SecItemAdd"
+            && !($0.position >= body.position && $0.endPosition <= body.endPosition)
+        }
       }
   }
 
@@ -308,8 +312,13 @@ extension SemanticModel {
   /// keychain, which has no accessibility classes: no query for the item (an update's match query
   /// too) sets `kSecUseDataProtectionKeychain` or `kSecAttrSynchronizable` to true, or names an
   /// access control or a token.
-  public func goesToFileBasedKeychain(_ query: KeychainQuery) -> Bool {
-    guard query.operations.contains(where: { TargetPlatform.isMacOSOnly($0, in: self) }) else { return false }
+  /// With `write`, also when only that write is built for macOS alone (`#if os(macOS)` around
+  /// `query[kSecAttrAccessible] = ...`, the add after `#endif`): on macOS the item gets it.
+  public func goesToFileBasedKeychain(_ query: KeychainQuery, write: KeychainAttributeWrite? = nil) -> Bool {
+    guard
+      query.operations.contains(where: { TargetPlatform.isMacOSOnly($0, in: self) })
+        || write.map({ TargetPlatform.isMacOSOnly($0.node, in: self) }) == true
+    else { return false }
     let partners = keychainQueries.filter { other in
       other.operations.contains { call in query.operations.contains { $0.id == call.id } }
     }

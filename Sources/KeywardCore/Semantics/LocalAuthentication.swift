@@ -66,7 +66,7 @@ extension SemanticModel {
       guard SyntaxFacts.argument(call, labeled: "localizedReason") != nil else { return nil }
       let receiver = SyntaxFacts.receiver(of: call)
       // A call of the type's own `evaluatePolicy` is judged where that one calls the context's.
-      guard !Self.callsOwnMethod(call, receiver: receiver) else { return nil }
+      guard !callsOwnMethod(call, receiver: receiver) else { return nil }
       let policy = SyntaxFacts.argument(call, at: 0)
       let reply =
         call.trailingClosure ?? SyntaxFacts.argument(call, labeled: "reply").flatMap { $0.as(ClosureExprSyntax.self) }
@@ -79,13 +79,14 @@ extension SemanticModel {
   }
 
   /// Whether `evaluatePolicy(...)` or `self.evaluatePolicy(...)` calls a method of that name the
-  /// enclosing type declares itself (an app's wrapper), rather than `LAContext`'s.
-  static func callsOwnMethod(_ call: FunctionCallExprSyntax, receiver: ExprSyntax?) -> Bool {
+  /// enclosing type declares itself (an app's wrapper, in any of the file's blocks of that type),
+  /// rather than `LAContext`'s.
+  func callsOwnMethod(_ call: FunctionCallExprSyntax, receiver: ExprSyntax?) -> Bool {
     guard receiver.map(SyntaxFacts.isSelf) ?? true, let block = SyntaxFacts.enclosingMemberBlock(of: call),
-      SyntaxFacts.typeName(declaring: block) != Binding.contextTypeName
+      let type = SyntaxFacts.typeName(declaring: block), type != Binding.contextTypeName
     else { return false }
-    return block.members.contains { member in
-      member.decl.as(FunctionDeclSyntax.self)?.name.text == "evaluatePolicy"
+    return (index.memberBlocksByType[type] ?? [block]).contains { block in
+      block.members.contains { $0.decl.as(FunctionDeclSyntax.self)?.name.text == "evaluatePolicy" }
     }
   }
 

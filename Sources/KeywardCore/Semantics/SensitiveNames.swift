@@ -239,7 +239,7 @@ public enum SensitiveNames {
   /// string written in the source, which ships in the app for anyone to read anyway.
   public static func revealsNothingSecret(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
     let leaf = SequenceShape.unwrap(expression)
-    if let name = ownName(of: leaf), let last = nameWords(name).last, identifierWords.contains(last) { return true }
+    if let name = ownName(of: leaf), namesIdentifier(name, among: identifierWords) { return true }
     if isCaseRawValue(leaf) { return true }
     let values = model.resolver.values(of: expression)
     return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
@@ -249,12 +249,7 @@ public enum SensitiveNames {
   /// UUID (`UUID().uuidString`, every value its name may hold).
   public static func isIdentifier(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
     let leaf = SequenceShape.unwrap(expression)
-    // A session's id is its credential.
-    if let name = ownName(of: leaf), let words = Optional(nameWords(name).map { $0.lowercased() }),
-      let last = words.last, uniqueIdentifierWords.contains(last), !words.contains("session")
-    {
-      return true
-    }
+    if let name = ownName(of: leaf), namesIdentifier(name, among: uniqueIdentifierWords) { return true }
     func isFreshUUID(_ value: ExprSyntax) -> Bool {
       let member = SequenceShape.unwrap(value).as(MemberAccessExprSyntax.self)
       guard let member, ["uuidString", "UUIDString"].contains(member.declName.baseName.text),
@@ -264,6 +259,14 @@ public enum SensitiveNames {
     }
     let values = model.resolver.values(of: expression)
     return !values.isEmpty && values.allSatisfy { isFreshUUID($0.expression) }
+  }
+
+  /// Whether a name's last word is one of `words` (`deviceID`, `userEmail`), unless it names a
+  /// session's id: that one is the session's credential (`sessionID`).
+  static func namesIdentifier(_ name: String, among words: Set<String>) -> Bool {
+    let parts = nameWords(name)
+    guard let last = parts.last else { return false }
+    return words.contains(last) && !parts.contains("session")
   }
 
   /// The name an expression reads: `token` in `token`, `self.token` or `Session.token`.

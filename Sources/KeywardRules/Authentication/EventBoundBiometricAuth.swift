@@ -76,6 +76,19 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The same, with the wrapper and its caller in different extensions of the type.
+      """
+      import LocalAuthentication
+      final class Authenticator { let context = LAContext() }
+      extension Authenticator {
+          fileprivate func evaluatePolicy(_ policy: LAPolicy, localizedReason reason: String) async throws -> Bool {
+              try await context.↓evaluatePolicy(policy, localizedReason: reason)
+          }
+      }
+      extension Authenticator {
+          func unlock() async throws -> Bool { try await evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock") }
+      }
+      """,
       // The app's own `evaluatePolicy` is judged once, where it calls the context's.
       """
       import LocalAuthentication

@@ -197,6 +197,26 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      // Releasing the semaphore on both paths grants nothing; a cancelled prompt asks again.
+      """
+      import LocalAuthentication
+      final class AppLock {
+          var isLocked = true
+          let semaphore = DispatchSemaphore(value: 1)
+          func unlockApp() {
+              let context = LAContext()
+              context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock") { [weak self] success, error in
+                  guard success else {
+                      self?.semaphore.signal()
+                      if (error as? LAError)?.code == .userCancel { self?.unlockApp() }
+                      return
+                  }
+                  self?.isLocked = false
+                  self?.semaphore.signal()
+              }
+          }
+      }
+      """,
       // The same shapes where failure does something else than success.
       """
       func openNotes() {

@@ -317,7 +317,8 @@ struct GrantFinder {
     for binding in model.index.bindingsByName[name] ?? [] {
       let body: Syntax?
       switch binding.kind {
-      case .function: body = binding.node
+      // The function's statements: the collector does not enter declarations of functions.
+      case .function: body = binding.body
       case .constant, .variable: body = binding.initializer?.as(ClosureExprSyntax.self).map(Syntax.init)
       case .parameter, .computed: body = nil
       }

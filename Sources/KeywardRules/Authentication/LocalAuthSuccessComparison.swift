@@ -11,11 +11,12 @@ struct SuccessComparison {
   let failureRegions: [Syntax]
 
   /// Calls whose sameness on both paths says nothing about access: logging, user interface
-  /// upkeep, dispatching (the work dispatched is compared instead).
+  /// upkeep, dispatching (the work dispatched is compared instead), releasing a semaphore or a
+  /// dispatch group.
   static let neutralWords = [
     "log", "print", "track", "analytic", "report", "record", "dismiss", "hide", "reload", "layout", "animat",
     "invalidate", "async", "sync", "haptic", "feedback", "stop", "remove", "reset", "clear", "cancel", "fail",
-    "error", "alert", "deny", "update", "refresh", "set", "notify", "post",
+    "error", "alert", "deny", "update", "refresh", "set", "notify", "post", "signal", "leave",
   ]
 
   /// What `path` grants, judged against its success path.

@@ -164,6 +164,18 @@ public struct ImplicitAccessibility: Rule {
       RuleExample(savePassword(synchronizable: "false", marker: "↓"), profile: .strict),
     ],
     clean: [
+      // The `if` holds the add as well, after a lookup outside it.
+      """
+      func ensureKey(_ secret: String) {
+          var params: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "key"]
+          let status = SecItemCopyMatching(params as CFDictionary, nil)
+          if status == errSecItemNotFound {
+              params[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+              params[kSecValueData as String] = Data(secret.utf8)
+              SecItemAdd(params as CFDictionary, nil)
+          }
+      }
+      """,
       // The `if` holds the add as well.
       """
       func save(_ token: String) {

@@ -12,7 +12,8 @@ public struct ItemMigratable: Rule {
     description: """
       Accessibility classes without `ThisDeviceOnly` (`kSecAttrAccessibleWhenUnlocked`, \
       `kSecAttrAccessibleAfterFirstUnlock`) let the item travel in encrypted backups and restore \
-      onto another device. Keyward reports them on queries that store data, on the protection \
+      onto another device. Keyward reports them on queries that store data (not synchronized \
+      ones), on the protection \
       class of access controls, and where a keychain wrapper library is given one (not on a \
       wrapper's lookups, nor where it also synchronizes the item, nor on an access control that \
       only protects Secure Enclave keys, which never leave the device). The deprecated `Always` \
@@ -105,6 +106,15 @@ public struct ItemMigratable: Rule {
           _ = try keychain.loadItem(base.merging([kSecAttrAccessible as String: kSecAttrAccessibleAlways]) { $1 })
       }
       """,
+      // A synchronized item cannot be `ThisDeviceOnly`.
+      """
+      func storeSyncedPassphrase(_ passphrase: String) {
+          let item: [String: Any] = [kSecValueData as String: Data(passphrase.utf8),
+                                     kSecAttrSynchronizable as String: true,
+                                     kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       // A synchronized store cannot be `ThisDeviceOnly`, also when its local is used later.
       """
       import KeychainAccess
@@ -163,7 +173,11 @@ public struct ItemMigratable: Rule {
   public static func check(_ context: RuleContext) {
     let model = context.model
     var values: [ExprSyntax] = []
-    values += model.storedKeychainWrites(forKey: "kSecAttrAccessible").map(\.value)
+    // A synchronized item cannot be `ThisDeviceOnly`: `swift.keychain_synchronizable_secret`
+    // judges it. Only sync the code always turns on counts: a caller's option leaves the other path.
+    values += model.keychainQueries
+      .filter { $0.mayStore && $0.synchronizableTrueValues(in: model, includingCallerChoices: false).isEmpty }
+      .flatMap { $0.writes(forKey: "kSecAttrAccessible") }.map(\.value)
     // A Secure Enclave key stays on the device whatever class its access control names.
     values += model.accessControlCreations.filter { !model.protectsOnlyEnclaveKeys($0) }.compactMap {
       SyntaxFacts.argument($0, at: 1)

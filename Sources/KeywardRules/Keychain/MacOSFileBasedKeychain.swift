@@ -60,6 +60,16 @@ public struct MacOSFileBasedKeychain: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The class is set for macOS alone; the add after `#endif` runs there too.
+      """
+      func save(_ config: Data) {
+          var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: config]
+          #if os(macOS)
+          item[↓kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+          #endif
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       """
       #if os(macOS)
       let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
@@ -169,9 +179,11 @@ public struct MacOSFileBasedKeychain: Rule {
     let model = context.model
     for query in model.keychainQueries
     where query.mayStore && (query.roles.contains(.add) || query.roles.contains(.updateAttributes)) {
-      guard model.goesToFileBasedKeychain(query), context.options.reportsWeakEvidence || model.isFullySeen(query)
-      else { continue }
-      for write in query.writes where ignoredKeys.contains(write.key) && !query.isRemoved(after: write) {
+      guard context.options.reportsWeakEvidence || model.isFullySeen(query) else { continue }
+      for write in query.writes
+      where ignoredKeys.contains(write.key) && !query.isRemoved(after: write)
+        && model.goesToFileBasedKeychain(query, write: write)
+      {
         context.report(
           write.keyExpression,
           message:

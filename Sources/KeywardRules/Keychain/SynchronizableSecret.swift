@@ -13,7 +13,9 @@ public struct SynchronizableSecret: Rule {
       `kSecAttrSynchronizable` set to true makes iCloud Keychain copy the item to every device on \
       the user's account (since iOS 14 that includes keys). Keyward reports it on items that hold \
       secrets: private keys, and items whose account, service, label or data is named like a \
-      secret (`sensitiveNamePatterns`).
+      secret (`sensitiveNamePatterns`), also when a keychain wrapper store is set to synchronize. \
+      A store only used to look items up or remove them copies nothing and is not reported. The \
+      strict profile also reports synchronized items with no sign of a secret.
       """,
     rationale: """
       A session token or private key synchronised to other devices can be used from any of them, \
@@ -72,6 +74,14 @@ public struct SynchronizableSecret: Rule {
       let item: [CFString: Any] = [kSecAttrService: service, kSecValueData: passwordData, kSecAttrSynchronizable: ↓true]
       """,
       """
+      func storePassphrase(_ passphrase: String) {
+          var query: [String: Any] = [kSecAttrService as String: "passphrase", kSecAttrSynchronizable as String: ↓kCFBooleanTrue!]
+          query[kSecValueData as String] = Data(passphrase.utf8)
+          query[kSecAttrSynchronizable as String] = kCFBooleanTrue
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      """,
+      """
       import SwiftKeychainWrapper
       KeychainWrapper.standard.set(token, forKey: "authToken", isSynchronizable: ↓true)
       """,
@@ -90,6 +100,15 @@ public struct SynchronizableSecret: Rule {
         """
         import Valet
         let valet = ↓Valet.iCloudValet(with: Identifier(nonEmpty: "settings")!, accessibility: .whenUnlocked)
+        """, profile: .strict),
+      // No sign of a secret: reported under the strict profile only.
+      RuleExample(
+        """
+        func set(_ value: Data, forKey key: String) {
+            let item: [String: Any] = [kSecAttrAccount as String: key, kSecValueData as String: value,
+                                       kSecAttrSynchronizable as String: ↓true]
+            SecItemAdd(item as CFDictionary, nil)
+        }
         """, profile: .strict),
       // The same store, written through.
       """
@@ -170,14 +189,17 @@ public struct SynchronizableSecret: Rule {
     let patterns = context.options.strings("sensitiveNamePatterns")
     let model = context.model
     for query in model.keychainQueries where query.mayStore {
+      // Without a sign of a secret, a synchronized item is a choice, not a finding, unless strict.
       let secret = holdsSecret(query, patterns: patterns, model: model)
-      guard let reason = secret else { continue }
+      guard secret != nil || context.options.reportsWeakEvidence else { continue }
+      let reason = secret ?? "whatever this code stores"
       // Syncing chosen by the caller (`save(key, syncing: userEnabledBackup)`) is an option
       // this code offers; strict reports it too.
       let values = query.synchronizableTrueValues(
         in: model, includingCallerChoices: context.options.reportsWeakEvidence)
-      for value in values {
-        context.report(value, message: message(reason: reason))
+      // One item, one finding: the first place that turns synchronization on.
+      if let first = values.min(by: { $0.position < $1.position }) {
+        context.report(first, message: message(reason: reason), confidence: secret == nil ? .low : nil)
       }
     }
     // A store only used to look items up or remove them matches synchronized items; it copies none.

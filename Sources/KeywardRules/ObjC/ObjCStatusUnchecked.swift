@@ -9,7 +9,8 @@ public struct ObjCStatusUnchecked: Rule {
       `if (...)`, `else` or a `(void)` cast), or whose `OSStatus` goes into a local of the method \
       that nothing reads afterwards (a read earlier in a loop around the call, or in a block, \
       counts). A status kept in an ivar, a property or an out-parameter is not judged. \
-      `SecItemDelete` before an add is best effort and is reported only with `includeDelete`.
+      `SecItemDelete` before an add is best effort and is reported only with `includeDelete`. \
+      An item that only holds a public key holds no secret and is reported only by strict.
       """,
     vulnerableExample: """
       SecItemDelete((__bridge CFDictionaryRef)query);
@@ -25,6 +26,21 @@ public struct ObjCStatusUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        """
+        - (void)savePublicKey:(SecKeyRef)publicKey {
+            NSDictionary *item = @{(__bridge id)kSecAttrKeyClass: (__bridge id)kSecAttrKeyClassPublic,
+                                   (__bridge id)kSecValueRef: (__bridge id)publicKey};
+            ↓SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+        }
+        """, profile: .strict),
+      """
+      - (void)savePassword:(NSString *)password {
+          NSMutableDictionary *attributes = [NSMutableDictionary dictionary];
+          attributes[(__bridge id)kSecValueData] = [password dataUsingEncoding:NSUTF8StringEncoding];
+          ↓SecItemAdd((__bridge CFDictionaryRef)attributes, NULL);
+      }
+      """,
       "- (void)save { ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL); }",
       "- (void)save { (void)↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
       "- (void)load { CFTypeRef result = NULL; if (query) ↓SecItemCopyMatching((__bridge CFDictionaryRef)query, &result); }",
@@ -42,6 +58,15 @@ public struct ObjCStatusUnchecked: Rule {
       "- (void)save { OSStatus status = ↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
     ],
     clean: [
+      // A public key: no secret is lost.
+      """
+      - (void)savePublicKey:(SecKeyRef)publicKey {
+          NSDictionary *item = @{(__bridge id)kSecClass: (__bridge id)kSecClassKey,
+                                 (__bridge id)kSecAttrKeyClass: (__bridge id)kSecAttrKeyClassPublic,
+                                 (__bridge id)kSecValueRef: (__bridge id)publicKey};
+          SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+      }
+      """,
       "- (OSStatus)add { OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL); return status; }",
       """
       - (BOOL)store {
@@ -76,6 +101,12 @@ public struct ObjCStatusUnchecked: Rule {
     var names: Set<String> = ["SecItemAdd", "SecItemUpdate", "SecItemCopyMatching"]
     if context.options.bool("includeDelete") { names.insert("SecItemDelete") }
     for ignored in context.objc.ignoredStatuses(of: names) {
+      // As for Swift: an item that evidently holds no secret is reported only by strict.
+      if !context.options.reportsWeakEvidence, ignored.call.text != "SecItemCopyMatching",
+        context.objc.dictionary(passedToCallAt: ignored.index)?.storesNoSecret(in: context.objc) == true
+      {
+        continue
+      }
       let how = ignored.unreadVariable.map { "goes into `\($0)`, which nothing reads after this call" } ?? "is ignored"
       context.report(ignored.call, message: StatusUnchecked.message(for: ignored.call.text, ignored: how))
     }

@@ -128,6 +128,14 @@ public struct DeprecatedSecurityAPI: Rule {
       }
       """,
       "context.evaluatePolicy(↓.deviceOwnerAuthenticationWithWatch, localizedReason: \"Unlock\") { _, _ in }",
+      """
+      import LocalAuthentication
+      final class Authenticator {
+          let context = LAContext()
+          func evaluate(_ policy: LAPolicy) async throws -> Bool { try await context.evaluatePolicy(policy, localizedReason: "Unlock") }
+          func unlock() async throws -> Bool { try await evaluate(↓.deviceOwnerAuthenticationWithBiometricsOrWatch) }
+      }
+      """,
       "if error.code == LAError.↓touchIDLockout.rawValue { showPasscode() }",
       """
       import LocalAuthentication
@@ -243,7 +251,9 @@ public struct DeprecatedSecurityAPI: Rule {
     }
     for evaluation in model.policyEvaluations {
       guard let argument = evaluation.policyExpression else { continue }
-      for value in model.resolver.values(of: argument) {
+      // Also what the file's callers pass when the policy is a parameter of the evaluating function.
+      let chosen = [argument] + model.policyArguments(of: evaluation)
+      for value in chosen.flatMap({ model.resolver.values(of: $0) }) {
         guard let policy = model.policies(of: value.expression).first, let replacement = policies[policy.name],
           !BranchFacts.isDeprecationAnswered(value.expression)
         else { continue }

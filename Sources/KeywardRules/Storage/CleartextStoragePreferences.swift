@@ -45,6 +45,8 @@ public struct CleartextStoragePreferences: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // A session's id is the session's credential, unlike a user's id.
+      "func remember(sessionID: String) { UserDefaults.standard.set(↓sessionID, forKey: \"current\") }",
       // Two acronyms in a row still name an API key.
       """
       extension UserDefaults {
@@ -96,6 +98,12 @@ public struct CleartextStoragePreferences: Rule {
       }
       """,
       #"struct Settings { ↓@AppStorage("apiKey") var key = "" }"#,
+      """
+      struct ServerSettings: View {
+          ↓@AppStorage("serverPassword") private var serverPassword = ""
+          var body: some View { SecureField("Password", text: $serverPassword) }
+      }
+      """,
       // The app's own wrapper, whose setter writes to the shared defaults.
       """
       @propertyWrapper
@@ -285,6 +293,13 @@ public struct CleartextStoragePreferences: Rule {
       """,
       #"cache.set(authToken, forKey: "authToken")"#,
       #"struct Settings { @AppStorage("colorScheme") var scheme = "dark" }"#,
+      // Read only: its initial value is a default the wrapper never writes.
+      """
+      struct LockScreen: View {
+          @AppStorage("storedPasscode") private var storedPasscode = ""
+          var body: some View { PasscodeField(expected: storedPasscode) }
+      }
+      """,
       // The same property on a cache of the app's own: not a preferences store.
       RuleExample(storeExtension(receiver: "", marker: "", type: "ResponseCache")),
       // Handed to the helper: a setting, not a secret; or a flag under a secret's key.
@@ -367,7 +382,9 @@ public struct CleartextStoragePreferences: Rule {
           guard let store else { continue }
           let key = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression }
           let words = (key.map { SensitiveNames.words(in: $0, model: model, asKey: true) } ?? []) + [binding.name]
-          guard let word = SensitiveNames.secretWord(in: words, patterns: patterns) else { continue }
+          guard let word = SensitiveNames.secretWord(in: words, patterns: patterns),
+            !isOnlyRead(binding, declaredBy: declaration, model: model)
+          else { continue }
           context.report(attribute, message: message(word: word, store: store))
         }
       }
@@ -425,6 +442,20 @@ public struct CleartextStoragePreferences: Rule {
       keys.flatMap { SensitiveNames.words(in: $0, model: model, asKey: true) }
       + SensitiveNames.words(in: value, model: model) + names
     return SensitiveNames.secretWord(in: words, patterns: patterns)
+  }
+
+  /// Whether a wrapped property only reads the store: it is `private` (or `fileprivate`) and the
+  /// file neither assigns it nor hands out its binding (`$passcode`). Its initial value is a
+  /// default, which the wrapper never writes.
+  static func isOnlyRead(_ binding: Binding, declaredBy declaration: VariableDeclSyntax, model: SemanticModel) -> Bool {
+    guard declaration.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else {
+      return false
+    }
+    if model.index.assignmentsByName[binding.name] != nil || model.index.memberAssignmentsByName[binding.name] != nil {
+      return false
+    }
+    let projected = "$" + binding.name
+    return !model.tree.tokens(viewMode: .sourceAccurate).contains { $0.text == projected }
   }
 
   static func isKeyLabel(_ label: String?) -> Bool {

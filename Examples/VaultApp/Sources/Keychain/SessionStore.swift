@@ -17,6 +17,18 @@ final class SessionStore {
         if status != errSecSuccess { print("session not saved: \(status)") }
     }
 
+    /// Background refresh reads the refresh token, so it stays readable after the first unlock;
+    /// an encrypted backup restored onto another phone brings it along.
+    func save(refreshToken: Data) -> Bool {
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrAccount as String: "refreshToken",
+            kSecValueData as String: refreshToken,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+    }
+
     /// Protected with biometrics; the accessibility was added "to be safe".
     func saveProtected(sessionToken: Data, access: SecAccessControl) -> OSStatus {
         let query: [String: Any] = [
