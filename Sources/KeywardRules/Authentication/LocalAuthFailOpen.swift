@@ -197,6 +197,18 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      // A failed evaluation always comes with an error: the branch without one never runs.
+      """
+      context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Open the diary") { success, error in
+          if success {
+              self.showDiary()
+          } else if let error {
+              self.handle(error)
+          } else {
+              self.showDiary()
+          }
+      }
+      """,
       // Releasing the semaphore on both paths grants nothing; a cancelled prompt asks again.
       """
       import LocalAuthentication
@@ -390,7 +402,8 @@ public struct LocalAuthFailOpen: Rule {
     let comparison = SuccessComparison(model: context.model, failureRegions: finder.paths.map(\.region))
     for path in finder.paths where !grants.authenticates(path.region) {
       let grantedValue = path.value.flatMap { ReportedOutcome.of($0) == .success ? Syntax($0) : nil }
-      for grant in grantedValue.map({ [$0] }) ?? (grants.grants(in: path.region) + comparison.grants(on: path)) {
+      for grant in grantedValue.map({ [$0] }) ?? (grants.grants(in: path.region) + comparison.grants(on: path))
+      where !finder.neverRuns(grant, on: path) {
         context.report(
           grant,
           message:

@@ -12,6 +12,9 @@ struct FailurePath {
   /// What runs when the same check succeeds (the other branch, the code after a `guard`, the
   /// `do` body), for judging this path by comparison (`SuccessComparison`); empty when unknown.
   var success: [Syntax] = []
+  /// Whether the path is the reply's `success` being false: its `error` is then always set, so
+  /// code inside it that runs only without an error never runs.
+  var successIsFalse = false
 
   /// Who takes this path: a passcode-policy check fails only on a device without one.
   var who: String {
@@ -26,9 +29,24 @@ struct FailurePath {
 final class FailurePathFinder {
   let model: SemanticModel
   private(set) var paths: [FailurePath] = []
+  /// Regions of reply closures that run only when the reply's `error` is nil (the `else` of
+  /// `if let error`): on a `success`-false path they never run.
+  private(set) var errorFreeRegions: [Syntax] = []
   /// Reply closures by identity, with their `success` and `error` parameter names.
   private var replies: [SyntaxIdentifier: (success: String?, error: String?)] = [:]
   static let noPasscode = "when the device has no passcode"
+  static let errorReported = "when the reply reports an error"
+  static func successFalse(_ name: String) -> String { "when `\(name)` is false" }
+
+  /// Whether `node` lies in code of `path` that never runs: without an error on a path where
+  /// `success` is false (LocalAuthentication always reports why an evaluation failed).
+  func neverRuns(_ node: Syntax, on path: FailurePath) -> Bool {
+    path.successIsFalse
+      && errorFreeRegions.contains { region in
+        region.position >= path.region.position && region.endPosition <= path.region.endPosition
+          && node.position >= region.position && node.endPosition <= region.endPosition
+      }
+  }
   static let unavailableCases: Set<String> = [
     "biometryNotAvailable", "biometryNotEnrolled", "passcodeNotSet", "userFallback",
   ]
@@ -96,13 +114,18 @@ final class FailurePathFinder {
         let bound =
           binding.initializer.map { SyntaxFacts.text(SequenceShape.unwrap($0.value)) }
           ?? SyntaxFacts.text(binding.pattern)
-        meaning = bound == reply?.error ? (.failure, "when the reply reports an error") : nil
+        meaning = bound == reply?.error ? (.failure, Self.errorReported) : nil
       default: meaning = nil
       }
       guard let (kind, situation) = meaning else { continue }
+      if situation == Self.errorReported, let errorFree = kind == .success ? whenTrue : whenFalse {
+        errorFreeRegions.append(errorFree)
+      }
       guard let region = kind == .success ? whenFalse : whenTrue else { continue }
       let success = (kind == .success ? whenTrue : whenFalse).map { [$0] } ?? Self.statements(after: node)
-      paths.append(FailurePath(region: region, situation: situation, success: success))
+      var path = FailurePath(region: region, situation: situation, success: success)
+      path.successIsFalse = reply?.success.map { situation == Self.successFalse($0) } ?? false
+      paths.append(path)
     }
   }
 
@@ -120,7 +143,7 @@ final class FailurePathFinder {
       else { return nil }
       let right = SyntaxFacts.text(elements[2])
       if let error = reply?.error, SyntaxFacts.text(elements[0]) == error, right == "nil" {
-        return (op == "!=" ? .failure : .success, "when the reply reports an error")
+        return (op == "!=" ? .failure : .success, Self.errorReported)
       }
       // `x == true` and `x != false` keep the meaning of `x`; `x == false` and `x != true` flip it.
       guard right == "true" || right == "false", let (kind, situation) = meaning(of: elements[0], reply: reply) else {
@@ -130,8 +153,8 @@ final class FailurePathFinder {
       return (flips ? (kind == .success ? .failure : .success) : kind, situation)
     }
     let text = SyntaxFacts.text(unwrapped)
-    if let reply, text == reply.success { return (.success, "when `\(text)` is false") }
-    if let reply, text == reply.error { return (.failure, "when the reply reports an error") }
+    if let reply, text == reply.success { return (.success, Self.successFalse(text)) }
+    if let reply, text == reply.error { return (.failure, Self.errorReported) }
     if let call = unwrapped.as(FunctionCallExprSyntax.self) {
       switch SyntaxFacts.calledName(call) {
       case "canEvaluatePolicy":
