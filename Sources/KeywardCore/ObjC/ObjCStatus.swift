@@ -8,6 +8,8 @@ extension ObjCModel {
     public var index: Int
     /// The local the status goes into, when it is stored but never read.
     public var unreadVariable: String?
+    /// Whether that local is read, but only inside assertions (`NSAssert`), which release builds leave out.
+    public var onlyAsserted = false
   }
 
   /// The calls named `names` whose status is ignored, in source order.
@@ -23,8 +25,8 @@ extension ObjCModel {
         continue
       }
       if builder == nil { builder = ObjCDictionaryBuilder(model: self) }
-      if let name = unreadLocal(storing: index, close: close, builder: builder!) {
-        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: name))
+      if let (name, asserted) = unreadLocal(storing: index, close: close, builder: builder!) {
+        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: name, onlyAsserted: asserted))
       }
     }
     return found
@@ -49,7 +51,7 @@ extension ObjCModel {
   /// `status = SecItemAdd(...)` or `OSStatus status = SecItemAdd(...)` into a local of the
   /// method that is never read afterwards (a read earlier inside a loop around the call, or
   /// inside a block, counts: it may run later). Members, ivars and out-parameters are not judged.
-  func unreadLocal(storing index: Int, close: Int, builder: ObjCDictionaryBuilder) -> String? {
+  func unreadLocal(storing index: Int, close: Int, builder: ObjCDictionaryBuilder) -> (String, asserted: Bool)? {
     guard index >= 2, builder.isAssignment(index - 1), tokens[index - 2].kind == .identifier else { return nil }
     let target = index - 2
     let name = tokens[target].text
@@ -62,8 +64,20 @@ extension ObjCModel {
       || range.contains { tokens[$0].text == name && ObjCDictionaryBuilder.isDeclaration(at: $0, in: tokens) }
     guard declared else { return nil }
     let loops = loopRanges(in: range)
+    // Assertions are compiled out of release builds (`NS_BLOCK_ASSERTIONS`, `NDEBUG`): a status
+    // only they look at is never looked at in the shipped app.
+    let assertions = range.filter { tokens[$0].kind == .identifier && Self.assertions.contains(tokens[$0].text) }
+      .compactMap { start -> ClosedRange<Int>? in
+        guard start + 1 < tokens.count, tokens[start + 1].text == "(" else { return nil }
+        return start...group(from: start + 1).1
+      }
+    var asserted = false
     for position in range where position != target && tokens[position].kind == .identifier {
       guard tokens[position].text == name, !([".", "->"].contains(tokens[position - 1].text)) else { continue }
+      if assertions.contains(where: { $0.contains(position) }) {
+        asserted = true
+        continue
+      }
       // A write is not a read.
       if position + 1 < tokens.count, builder.isAssignment(position + 1) { continue }
       if ObjCDictionaryBuilder.isDeclaration(at: position, in: tokens) { continue }
@@ -71,8 +85,10 @@ extension ObjCModel {
       if loops.contains(where: { $0.contains(index) && $0.contains(position) }) { return nil }
       if isInBlock(position, within: range) { return nil }
     }
-    return name
+    return (name, asserted)
   }
+
+  static let assertions: Set<String> = ["NSAssert", "NSCAssert", "assert", "NSParameterAssert", "NSCParameterAssert"]
 
   /// Token ranges of the `for`, `while` and `do ... while` loops in `range`, headers included.
   func loopRanges(in range: Range<Int>) -> [Range<Int>] {

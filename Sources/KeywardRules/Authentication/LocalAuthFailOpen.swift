@@ -55,6 +55,21 @@ public struct LocalAuthFailOpen: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // A Combine future's promise is the caller's answer.
+      """
+      func authenticate() -> Future<Bool, Never> {
+          Future { promise in
+              let context = LAContext()
+              guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil) else {
+                  ↓promise(.success(true))
+                  return
+              }
+              context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Show the phrase") { success, _ in
+                  promise(.success(success))
+              }
+          }
+      }
+      """,
       // The default taken when the awaited evaluation throws.
       """
       func canUnlock(with context: LAContext) async -> Bool {

@@ -236,7 +236,7 @@ final class FailurePathFinder {
 struct GrantFinder {
   let model: SemanticModel
   static let completionNames = [
-    "completion", "handler", "callback", "reply", "done", "finish", "onresult", "oncomplete",
+    "completion", "handler", "callback", "reply", "done", "finish", "onresult", "oncomplete", "promise",
   ]
   static let grantingCalls = [
     "unlock", "grant", "allowaccess", "login", "signin", "proceed", "showsecret", "showvault", "showcontent",

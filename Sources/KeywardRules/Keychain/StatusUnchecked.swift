@@ -13,7 +13,8 @@ public struct StatusUnchecked: Rule {
       `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` report failure only through the \
       `OSStatus` they return. A call used as a statement, assigned to `_`, stored in a local \
       name that nothing reads afterwards (a retry's last status), or whose status is only \
-      compared with a failure code (`== errSecDuplicateItem`) ignores it: a secret \
+      compared with a failure code (`== errSecDuplicateItem`) or checked only by `assert` \
+      (left out of release builds) ignores it: a secret \
       that was never stored (duplicate item, missing entitlement, locked device, \
       `errSecInteractionNotAllowed`) looks stored. `SecItemDelete` before an add is best effort \
       and is not reported unless `includeDelete` is set. An item whose data is only a flag, \
@@ -63,6 +64,7 @@ public struct StatusUnchecked: Rule {
         }
       }
       """,
+      "func save() { let status = ↓SecItemAdd(query as CFDictionary, nil); assert(status == errSecSuccess) }",
       // Only the duplicate is handled: a locked device or a missing entitlement passes as stored.
       """
       func store(token: Data) throws {
@@ -228,6 +230,8 @@ public struct StatusUnchecked: Rule {
           ignored = "is ignored"
         } else if let variable = unreadStore(of: call, resolver: context.model.resolver) {
           ignored = "goes into `\(variable)`, which nothing reads after this call"
+        } else if let variable = onlyAsserted(call, resolver: context.model.resolver) {
+          ignored = "goes into `\(variable)`, which only `assert` looks at (release builds leave it out)"
         } else if name != "SecItemCopyMatching",
           let (variable, codes) = comparedOnlyWithFailureCodes(call, resolver: context.model.resolver)
         {
@@ -299,6 +303,20 @@ public struct StatusUnchecked: Rule {
       if !codes.contains(code) { codes.append(code) }
     }
     return (binding.name, codes)
+  }
+
+  /// The status's local when every read after `call` is inside `assert(...)`, which optimized
+  /// builds do not evaluate: the release app never looks at the status.
+  static func onlyAsserted(_ call: FunctionCallExprSyntax, resolver: ConstantResolver) -> String? {
+    guard let binding = storingBinding(of: call, resolver: resolver),
+      let reads = reads(of: binding, after: call, resolver: resolver), !reads.isEmpty,
+      reads.allSatisfy({ reference in
+        reference.ancestorOrSelf { node in
+          node.as(FunctionCallExprSyntax.self).flatMap { SyntaxFacts.calledName($0) == "assert" ? $0 : nil }
+        } != nil
+      })
+    else { return nil }
+    return binding.name
   }
 
   /// The code in `reference == errSecX` (either side) when it names a failure, not success.

@@ -8,7 +8,8 @@ public struct ObjCStatusUnchecked: Rule {
       `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` called as a statement (also after \
       `if (...)`, `else` or a `(void)` cast), or whose `OSStatus` goes into a local of the method \
       that nothing reads afterwards (a read earlier in a loop around the call, or in a block, \
-      counts). A status kept in an ivar, a property or an out-parameter is not judged. \
+      counts; one inside `NSAssert` does not). A status kept in an ivar, a property or an \
+      out-parameter is not judged. \
       `SecItemDelete` before an add is best effort and is reported only with `includeDelete`. \
       An item that only holds a public key holds no secret and is reported only by strict.
       """,
@@ -26,6 +27,13 @@ public struct ObjCStatusUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // An assertion is no check in a release build.
+      """
+      - (void)save {
+          OSStatus status = ↓SecItemAdd((__bridge CFDictionaryRef)self.query, NULL);
+          NSAssert(status == noErr, @"could not save");
+      }
+      """,
       RuleExample(
         """
         - (void)savePublicKey:(SecKeyRef)publicKey {
@@ -107,7 +115,12 @@ public struct ObjCStatusUnchecked: Rule {
       {
         continue
       }
-      let how = ignored.unreadVariable.map { "goes into `\($0)`, which nothing reads after this call" } ?? "is ignored"
+      let how =
+        ignored.unreadVariable.map {
+          ignored.onlyAsserted
+            ? "goes into `\($0)`, which only an assertion looks at (release builds leave it out)"
+            : "goes into `\($0)`, which nothing reads after this call"
+        } ?? "is ignored"
       context.report(ignored.call, message: StatusUnchecked.message(for: ignored.call.text, ignored: how))
     }
   }

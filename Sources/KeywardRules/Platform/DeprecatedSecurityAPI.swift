@@ -145,6 +145,17 @@ public struct DeprecatedSecurityAPI: Rule {
       }
       """,
       "let unsupported = context.biometryType == LABiometryType.↓typeNone",
+      // A switch over LocalAuthentication's code, beside the module's own case of that name.
+      """
+      import LocalAuthentication
+      enum BiometricsError: Error { case touchIDLockout, other }
+      func translate(_ error: LAError) -> BiometricsError {
+          switch error.code {
+          case .↓touchIDLockout: return .touchIDLockout
+          default: return .other
+          }
+      }
+      """,
       // Renaming would repeat the case above it: the old one is dead and goes.
       """
       import LocalAuthentication
@@ -219,6 +230,20 @@ public struct DeprecatedSecurityAPI: Rule {
       "query[kSecAttrAccessible as String] = kSecAttrAccessibleAlways",
       "if error.code == LAError.biometryLockout.rawValue { showPasscode() }",
       "enum SensorState { case touchIDLockout }; let state: SensorState = .touchIDLockout",
+      // The module's own error enum, with cases named like LocalAuthentication's.
+      """
+      import LocalAuthentication
+      enum BiometricsError: Error {
+          case touchIDLockout, other
+          var code: String {
+              switch self {
+              case .touchIDLockout: return "LOCKOUT"
+              case .other: return "OTHER"
+              }
+          }
+          static func from(_ error: LAError) -> BiometricsError { error.code == .biometryLockout ? .touchIDLockout : .other }
+      }
+      """,
       "let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error)",
       "let pair = keys.SecKeyGeneratePair(parameters)",
       """
@@ -311,6 +336,22 @@ public struct DeprecatedSecurityAPI: Rule {
     }
   }
 
+  /// Whether an implicit `.touchIDLockout` names a case of the file's own enum: the file declares
+  /// such a case, and the access is not a pattern of a `switch` over something else than `self`
+  /// (`switch error.code` is LocalAuthentication's; `switch self` and `return .touchIDLockout`
+  /// are the enum's own).
+  private static func isOwnCase(_ access: MemberAccessExprSyntax, in model: SemanticModel) -> Bool {
+    let name = access.declName.baseName.text
+    let declaresCase = model.tree.tokens(viewMode: .sourceAccurate).contains { token in
+      token.text == name && token.parent?.is(EnumCaseElementSyntax.self) == true
+    }
+    guard declaresCase else { return false }
+    guard access.ancestorOrSelf(mapping: { $0.as(SwitchCaseLabelSyntax.self) }) != nil,
+      let subject = access.ancestorOrSelf(mapping: { $0.as(SwitchExprSyntax.self) })?.subject
+    else { return true }
+    return SyntaxFacts.isSelf(subject)
+  }
+
   /// Whether `access` is a case pattern of a `switch` that names `replacement` in another
   /// case: renaming it would repeat that pattern.
   private static func switchAlreadyHandles(_ replacement: String, besides access: MemberAccessExprSyntax) -> Bool {
@@ -334,7 +375,7 @@ public struct DeprecatedSecurityAPI: Rule {
       for access in index.memberAccessesByName[name] ?? [] where !BranchFacts.isDeprecationAnswered(access) {
         if let base = access.base {
           guard types.contains(SyntaxFacts.text(base)) else { continue }
-        } else if !index.importedModules.contains("LocalAuthentication") {
+        } else if !index.importedModules.contains("LocalAuthentication") || isOwnCase(access, in: context.model) {
           continue
         }
         if switchAlreadyHandles(replacement, besides: access) {
