@@ -88,6 +88,25 @@ extension ObjCModel {
     return (name, asserted)
   }
 
+  /// Whether the result a `SecItemCopyMatching` at token `index` writes through its second
+  /// argument (`&result`) is read later in the method: a failure leaves it empty and reads as
+  /// "no item", which fails closed.
+  public func readsResult(ofCallAt index: Int) -> Bool {
+    guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { return false }
+    let (inside, close) = group(from: index + 1)
+    guard let ampersand = inside.lastIndex(where: { $0.text == "&" }), ampersand + 1 < inside.count,
+      inside[ampersand + 1].kind == .identifier
+    else { return false }
+    let name = inside[ampersand + 1].text
+    let builder = ObjCDictionaryBuilder(model: self)
+    guard let body = builder.body(holding: index) else { return false }
+    let range = builder.bodies[body]
+    return ((close + 1)..<range.upperBound).contains { position in
+      tokens[position].kind == .identifier && tokens[position].text == name
+        && !(position + 1 < tokens.count && builder.isAssignment(position + 1))
+    }
+  }
+
   static let assertions: Set<String> = ["NSAssert", "NSCAssert", "assert", "NSParameterAssert", "NSCParameterAssert"]
 
   /// Token ranges of the `for`, `while` and `do ... while` loops in `range`, headers included.

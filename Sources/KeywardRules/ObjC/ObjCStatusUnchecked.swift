@@ -11,7 +11,8 @@ public struct ObjCStatusUnchecked: Rule {
       counts; one inside `NSAssert` does not). A status kept in an ivar, a property or an \
       out-parameter is not judged. \
       `SecItemDelete` before an add is best effort and is reported only with `includeDelete`. \
-      An item that only holds a public key holds no secret and is reported only by strict.
+      An item that only holds a public key, and a read whose result the method then looks at, \
+      are reported only by strict.
       """,
     vulnerableExample: """
       SecItemDelete((__bridge CFDictionaryRef)query);
@@ -66,6 +67,15 @@ public struct ObjCStatusUnchecked: Rule {
       "- (void)save { OSStatus status = ↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
     ],
     clean: [
+      // The result is looked at: a failure reads as "no item".
+      """
+      - (NSData *)load {
+          CFTypeRef result = NULL;
+          SecItemCopyMatching((__bridge CFDictionaryRef)self.query, &result);
+          if (result == NULL) { return nil; }
+          return (__bridge_transfer NSData *)result;
+      }
+      """,
       // A public key: no secret is lost.
       """
       - (void)savePublicKey:(SecKeyRef)publicKey {
@@ -110,10 +120,14 @@ public struct ObjCStatusUnchecked: Rule {
     if context.options.bool("includeDelete") { names.insert("SecItemDelete") }
     for ignored in context.objc.ignoredStatuses(of: names) {
       // As for Swift: an item that evidently holds no secret is reported only by strict.
-      if !context.options.reportsWeakEvidence, ignored.call.text != "SecItemCopyMatching",
-        context.objc.dictionary(passedToCallAt: ignored.index)?.storesNoSecret(in: context.objc) == true
-      {
-        continue
+      // As for Swift: an item that evidently holds no secret, and a read whose result the method
+      // then looks at (a failure reads as "no item"), are reported only by strict.
+      if !context.options.reportsWeakEvidence {
+        if ignored.call.text == "SecItemCopyMatching" {
+          if context.objc.readsResult(ofCallAt: ignored.index) { continue }
+        } else if context.objc.dictionary(passedToCallAt: ignored.index)?.storesNoSecret(in: context.objc) == true {
+          continue
+        }
       }
       let how =
         ignored.unreadVariable.map {
