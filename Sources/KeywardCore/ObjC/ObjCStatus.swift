@@ -10,6 +10,9 @@ extension ObjCModel {
     public var unreadVariable: String?
     /// Whether that local is read, but only inside assertions (`NSAssert`), which release builds leave out.
     public var onlyAsserted = false
+    /// The failure codes that local is compared with, when that is all that reads it
+    /// (`if (status == errSecDuplicateItem)`): any other failure passes as success.
+    public var comparedCodes: [String] = []
   }
 
   /// The calls named `names` whose status is ignored, in source order.
@@ -25,8 +28,10 @@ extension ObjCModel {
         continue
       }
       if builder == nil { builder = ObjCDictionaryBuilder(model: self) }
-      if let (name, asserted) = unreadLocal(storing: index, close: close, builder: builder!) {
-        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: name, onlyAsserted: asserted))
+      if let (name, asserted, codes) = unreadLocal(storing: index, close: close, builder: builder!) {
+        found.append(
+          IgnoredStatus(
+            call: tokens[index], index: index, unreadVariable: name, onlyAsserted: asserted, comparedCodes: codes))
       }
     }
     return found
@@ -51,7 +56,9 @@ extension ObjCModel {
   /// `status = SecItemAdd(...)` or `OSStatus status = SecItemAdd(...)` into a local of the
   /// method that is never read afterwards (a read earlier inside a loop around the call, or
   /// inside a block, counts: it may run later). Members, ivars and out-parameters are not judged.
-  func unreadLocal(storing index: Int, close: Int, builder: ObjCDictionaryBuilder) -> (String, asserted: Bool)? {
+  func unreadLocal(storing index: Int, close: Int, builder: ObjCDictionaryBuilder) -> (
+    String, asserted: Bool, codes: [String]
+  )? {
     guard index >= 2, builder.isAssignment(index - 1), tokens[index - 2].kind == .identifier else { return nil }
     let target = index - 2
     let name = tokens[target].text
@@ -72,6 +79,7 @@ extension ObjCModel {
         return start...group(from: start + 1).1
       }
     var asserted = false
+    var codes: [String] = []
     for position in range where position != target && tokens[position].kind == .identifier {
       guard tokens[position].text == name, !([".", "->"].contains(tokens[position - 1].text)) else { continue }
       if assertions.contains(where: { $0.contains(position) }) {
@@ -81,11 +89,16 @@ extension ObjCModel {
       // A write is not a read.
       if position + 1 < tokens.count, builder.isAssignment(position + 1) { continue }
       if ObjCDictionaryBuilder.isDeclaration(at: position, in: tokens) { continue }
+      // A read compares with `errSecItemNotFound` to tell a missing item apart: that is a check.
+      if position > close, tokens[index].text != "SecItemCopyMatching", let code = failureCodeCompared(at: position) {
+        if !codes.contains(code) { codes.append(code) }
+        continue
+      }
       if position > close { return nil }
       if loops.contains(where: { $0.contains(index) && $0.contains(position) }) { return nil }
       if isInBlock(position, within: range) { return nil }
     }
-    return (name, asserted)
+    return (name, asserted, codes)
   }
 
   /// Whether the result a `SecItemCopyMatching` at token `index` writes through its second
@@ -105,6 +118,26 @@ extension ObjCModel {
       tokens[position].kind == .identifier && tokens[position].text == name
         && !(position + 1 < tokens.count && builder.isAssignment(position + 1))
     }
+  }
+
+  /// The failure code in `name == errSecX` or `errSecX == name` around the read at `position`,
+  /// alone in its parentheses (`if (status == errSecDuplicateItem)`).
+  private func failureCodeCompared(at position: Int) -> String? {
+    guard position >= 2, position + 2 < tokens.count else { return nil }
+    let (code, before, after): (ObjCToken, ObjCToken, ObjCToken)
+    if tokens[position + 1].text == "==" {
+      (code, before, after) = (
+        tokens[position + 2], tokens[position - 1], tokens[position + 3 < tokens.count ? position + 3 : position + 2]
+      )
+    } else if tokens[position - 1].text == "==" {
+      (code, before, after) = (tokens[position - 2], tokens[position - 3 >= 0 ? position - 3 : 0], tokens[position + 1])
+    } else {
+      return nil
+    }
+    guard code.kind == .identifier, code.text.hasPrefix("errSec"), code.text != "errSecSuccess",
+      before.text == "(", after.text == ")"
+    else { return nil }
+    return code.text
   }
 
   static let assertions: Set<String> = ["NSAssert", "NSCAssert", "assert", "NSParameterAssert", "NSCParameterAssert"]

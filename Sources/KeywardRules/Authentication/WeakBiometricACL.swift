@@ -16,10 +16,11 @@ public struct WeakBiometricACL: Rule {
       the flags it is given. `.biometryAny` (and its deprecated alias `.touchIDAny`) accepts any \
       biometric enrolled on the device, including a finger or face added after the item was \
       stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
-      call back through constants, properties, array literals, `insert`/`union`/`formUnion` and \
+      call back through constants, properties, arrays, `insert`/`union` and \
       `rawValue:` integers, and reports the weak flag where it is written. `.biometryAny` beside \
       `.or, .devicePasscode` is left to the passcode fallback rule: enrolling a finger takes the \
-      passcode, which opens such an item by itself. Authentication \
+      passcode, which opens such an item alone; a set also requiring \
+      `.applicationPassword` (no `.or`) is not weak. Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
       `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, EllipticCurveKeyPair's `AccessControl(flags:)`, and in-house \
       wrappers declared in `wrapperMappings`) are read the same way.
@@ -270,6 +271,18 @@ public struct WeakBiometricACL: Rule {
           """),
     ],
     clean: [
+      // The app's own password is required as well: neither the passcode nor a new finger opens it.
+      "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, .userPresence, .applicationPassword], nil)",
+      RuleExample(
+        """
+        final class SecretBox {
+            let flags: SecAccessControlCreateFlags
+            init(strict: Bool) {
+                if strict { flags = [.privateKeyUsage, .userPresence, .applicationPassword] } else { flags = [.privateKeyUsage, .biometryCurrentSet] }
+            }
+            func access() -> SecAccessControl? { SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) }
+        }
+        """, profile: .strict),
       // A library's mapping table: its users choose the case, elsewhere.
       RuleExample(protectionTable),
       RuleExample(
@@ -482,6 +495,7 @@ public struct WeakBiometricACL: Rule {
       for origin in origins
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
         && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !enrollmentIsMoot(origin, in: sets)
+        && !alsoNeedsApplicationPassword(origin, in: sets)
       {
         let id = origin.reportedNode.id
         if weakByNode[id] == nil {
@@ -524,7 +538,8 @@ public struct WeakBiometricACL: Rule {
     // A weak flag passed to a function whose parameter reaches an access control.
     let passed = weak.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .accessControlFlags) { atom, call in
-      guard let flag = AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? "")
+      guard let flag = AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? ""),
+        !writtenBesideApplicationPassword(atom)
       else { return nil }
       let origins = [
         FlagOrigin(flag: flag, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)
@@ -545,6 +560,26 @@ public struct WeakBiometricACL: Rule {
     let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
     return !holding.isEmpty
       && holding.allSatisfy { AccessControlEvaluator.acceptsPasscodeInstead(Set($0.map(\.flag.name))) }
+  }
+
+  /// Whether every set holding the flag also requires the app's own password (`.applicationPassword`
+  /// without `.or`): neither the passcode nor a newly enrolled finger opens the item alone.
+  static func alsoNeedsApplicationPassword(_ origin: FlagOrigin, in sets: [[FlagOrigin]]) -> Bool {
+    if writtenBesideApplicationPassword(origin.node) { return true }
+    let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
+    return !holding.isEmpty && holding.allSatisfy { requiresApplicationPassword(Set($0.map(\.flag.name))) }
+  }
+
+  static func requiresApplicationPassword(_ names: Set<String>) -> Bool {
+    names.contains("applicationPassword") && !names.contains("or")
+  }
+
+  /// Whether the array a flag is written in requires the app's password too
+  /// (`[.userPresence, .applicationPassword]`).
+  static func writtenBesideApplicationPassword(_ flag: ExprSyntax) -> Bool {
+    guard let array = flag.parent?.parent?.parent?.as(ArrayExprSyntax.self) else { return false }
+    return requiresApplicationPassword(
+      Set(array.elements.compactMap { $0.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text }))
   }
 
   /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming

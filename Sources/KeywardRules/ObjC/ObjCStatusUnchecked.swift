@@ -8,7 +8,8 @@ public struct ObjCStatusUnchecked: Rule {
       `SecItemAdd`, `SecItemUpdate` and `SecItemCopyMatching` called as a statement (also after \
       `if (...)`, `else` or a `(void)` cast), or whose `OSStatus` goes into a local of the method \
       that nothing reads afterwards (a read earlier in a loop around the call, or in a block, \
-      counts; one inside `NSAssert` does not). A status kept in an ivar, a property or an \
+      counts; one inside `NSAssert`, or a comparison with a failure code alone, does not). A status \
+      kept in an ivar, a property or an \
       out-parameter is not judged. \
       `SecItemDelete` before an add is best effort and is reported only with `includeDelete`. \
       An item that only holds a public key, and a read whose result the method then looks at, \
@@ -28,6 +29,16 @@ public struct ObjCStatusUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Only the duplicate is handled: any other failure passes as stored.
+      """
+      - (void)savePassword:(NSData *)password {
+          OSStatus status = ↓SecItemAdd((__bridge CFDictionaryRef)self.item, NULL);
+          if (status == errSecDuplicateItem) {
+              OSStatus updated = SecItemUpdate((__bridge CFDictionaryRef)self.match, (__bridge CFDictionaryRef)self.changes);
+              if (updated != errSecSuccess) { [self fail]; }
+          }
+      }
+      """,
       // An assertion is no check in a release build.
       """
       - (void)save {
@@ -57,7 +68,7 @@ public struct ObjCStatusUnchecked: Rule {
         "- (void)remove { ↓SecItemDelete((__bridge CFDictionaryRef)query); }", options: ["includeDelete": .bool(true)]),
       """
       - (void)store {
-          OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+          OSStatus status = ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL);
           if (status == errSecDuplicateItem) {
               SecItemDelete((__bridge CFDictionaryRef)query);
               status = ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL);
@@ -65,6 +76,13 @@ public struct ObjCStatusUnchecked: Rule {
       }
       """,
       "- (void)save { OSStatus status = ↓SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }",
+      // Retried while the device is locked, then never checked.
+      """
+      - (void)retry {
+          OSStatus status = errSecSuccess;
+          do { status = ↓SecItemAdd((__bridge CFDictionaryRef)query, NULL); } while (status == errSecInteractionNotAllowed);
+      }
+      """,
     ],
     clean: [
       // The result is looked at: a failure reads as "no item".
@@ -91,12 +109,6 @@ public struct ObjCStatusUnchecked: Rule {
           OSStatus status = SecItemAdd((__bridge CFDictionaryRef)query, NULL);
           if (status == errSecDuplicateItem) { status = SecItemUpdate((__bridge CFDictionaryRef)query, (__bridge CFDictionaryRef)changes); }
           return status == errSecSuccess;
-      }
-      """,
-      """
-      - (void)retry {
-          OSStatus status = errSecSuccess;
-          do { status = SecItemAdd((__bridge CFDictionaryRef)query, NULL); } while (status == errSecInteractionNotAllowed);
       }
       """,
       """
@@ -129,13 +141,17 @@ public struct ObjCStatusUnchecked: Rule {
           continue
         }
       }
+      let compared = ignored.comparedCodes.map { "`\($0)`" }.joined(separator: " and ")
       let how =
         ignored.unreadVariable.map {
-          ignored.onlyAsserted
+          if !compared.isEmpty { return "goes into `\($0)`, which is only compared with \(compared) afterwards" }
+          return ignored.onlyAsserted
             ? "goes into `\($0)`, which only an assertion looks at (release builds leave it out)"
             : "goes into `\($0)`, which nothing reads after this call"
         } ?? "is ignored"
-      context.report(ignored.call, message: StatusUnchecked.message(for: ignored.call.text, ignored: how))
+      context.report(
+        ignored.call,
+        message: StatusUnchecked.message(for: ignored.call.text, ignored: how, handled: ignored.comparedCodes))
     }
   }
 }

@@ -91,7 +91,8 @@ public struct DeprecatedSecurityAPI: Rule {
     "SecKeyEncrypt": "`SecKeyCreateEncryptedData` with a `SecKeyAlgorithm`",
     "SecKeyDecrypt": "`SecKeyCreateDecryptedData` with a `SecKeyAlgorithm`",
   ]
-  /// The `SecKeychain…` functions, which only reach the file-based keychain of macOS.
+  /// The `SecKeychain…` functions and the trusted-application access lists, which only serve the
+  /// file-based keychain of macOS.
   static let legacyKeychainFunctions: [String: String] = [
     "SecKeychainAddGenericPassword": "`SecItemAdd` with `kSecClassGenericPassword`",
     "SecKeychainAddInternetPassword": "`SecItemAdd` with `kSecClassInternetPassword`",
@@ -102,6 +103,9 @@ public struct DeprecatedSecurityAPI: Rule {
     "SecKeychainItemDelete": "`SecItemDelete`",
     "SecKeychainItemCopyContent": "`SecItemCopyMatching` with `kSecReturnData` or `kSecReturnAttributes`",
     "SecKeychainItemCopyAttributesAndData": "`SecItemCopyMatching` with `kSecReturnData` and `kSecReturnAttributes`",
+    "SecAccessCreate": "an access group (`kSecAttrAccessGroup`) shared by the apps that need the item",
+    "SecTrustedApplicationCreateFromPath":
+      "an access group (`kSecAttrAccessGroup`) shared by the apps that need the item",
     "SecKeychainSetUserInteractionAllowed":
       "an `LAContext` with `interactionNotAllowed` as `kSecUseAuthenticationContext` of each query (this call changes a process-wide setting)",
   ]
