@@ -137,6 +137,20 @@ public final class AccessControlEvaluator {
     names.contains("or") && names.contains("devicePasscode")
   }
 
+  /// Whether the flags also require the app's own password (`.applicationPassword` without
+  /// `.or`): neither the device passcode nor a newly enrolled finger opens the item alone.
+  public static func requiresApplicationPassword(_ names: Set<String>) -> Bool {
+    names.contains("applicationPassword") && !names.contains("or")
+  }
+
+  /// Whether the array literal a flag is written in requires the app's password too
+  /// (`[.userPresence, .applicationPassword]`).
+  public static func writtenBesideApplicationPassword(_ flag: ExprSyntax) -> Bool {
+    guard let array = flag.parent?.parent?.parent?.as(ArrayExprSyntax.self) else { return false }
+    return requiresApplicationPassword(
+      Set(array.elements.compactMap { $0.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text }))
+  }
+
   /// Flags that ask for the user's biometrics or another of their devices.
   public static let userFactors: Set<String> = [
     "biometryAny", "biometryCurrentSet", "touchIDAny", "touchIDCurrentSet", "userPresence", "watch", "companion",

@@ -539,7 +539,7 @@ public struct WeakBiometricACL: Rule {
     let passed = weak.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .accessControlFlags) { atom, call in
       guard let flag = AccessControlFlag.named(atom.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? ""),
-        !writtenBesideApplicationPassword(atom)
+        !AccessControlEvaluator.writtenBesideApplicationPassword(atom)
       else { return nil }
       let origins = [
         FlagOrigin(flag: flag, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)
@@ -565,21 +565,10 @@ public struct WeakBiometricACL: Rule {
   /// Whether every set holding the flag also requires the app's own password (`.applicationPassword`
   /// without `.or`): neither the passcode nor a newly enrolled finger opens the item alone.
   static func alsoNeedsApplicationPassword(_ origin: FlagOrigin, in sets: [[FlagOrigin]]) -> Bool {
-    if writtenBesideApplicationPassword(origin.node) { return true }
+    if AccessControlEvaluator.writtenBesideApplicationPassword(origin.node) { return true }
     let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
-    return !holding.isEmpty && holding.allSatisfy { requiresApplicationPassword(Set($0.map(\.flag.name))) }
-  }
-
-  static func requiresApplicationPassword(_ names: Set<String>) -> Bool {
-    names.contains("applicationPassword") && !names.contains("or")
-  }
-
-  /// Whether the array a flag is written in requires the app's password too
-  /// (`[.userPresence, .applicationPassword]`).
-  static func writtenBesideApplicationPassword(_ flag: ExprSyntax) -> Bool {
-    guard let array = flag.parent?.parent?.parent?.as(ArrayExprSyntax.self) else { return false }
-    return requiresApplicationPassword(
-      Set(array.elements.compactMap { $0.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text }))
+    return !holding.isEmpty
+      && holding.allSatisfy { AccessControlEvaluator.requiresApplicationPassword(Set($0.map(\.flag.name))) }
   }
 
   /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming
