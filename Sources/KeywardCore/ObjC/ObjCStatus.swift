@@ -13,26 +13,36 @@ extension ObjCModel {
     /// The failure codes that local is compared with, when that is all that reads it
     /// (`if (status == errSecDuplicateItem)`): any other failure passes as success.
     public var comparedCodes: [String] = []
+    /// For `SecItemCopyMatching`: whether the result it writes through `&result` is read later
+    /// in the method. A failure leaves it empty and reads as "no item", which fails closed.
+    public var resultIsRead = false
   }
 
   /// The calls named `names` whose status is ignored, in source order.
   public func ignoredStatuses(of names: Set<String>) -> [IgnoredStatus] {
     var found: [IgnoredStatus] = []
-    var builder: ObjCDictionaryBuilder?
+    var made: ObjCDictionaryBuilder?
+    func builder() -> ObjCDictionaryBuilder {
+      if made == nil { made = ObjCDictionaryBuilder(model: self) }
+      return made!
+    }
     for index in tokens.indices where tokens[index].kind == .identifier && names.contains(tokens[index].text) {
       guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { continue }
       let close = group(from: index + 1).1
       guard close + 1 < tokens.count, tokens[close + 1].text == ";" else { continue }
+      var ignored: IgnoredStatus
       if startsStatement(at: index) {
-        found.append(IgnoredStatus(call: tokens[index], index: index, unreadVariable: nil))
+        ignored = IgnoredStatus(call: tokens[index], index: index, unreadVariable: nil)
+      } else if let (name, asserted, codes) = unreadLocal(storing: index, close: close, builder: builder()) {
+        ignored = IgnoredStatus(
+          call: tokens[index], index: index, unreadVariable: name, onlyAsserted: asserted, comparedCodes: codes)
+      } else {
         continue
       }
-      if builder == nil { builder = ObjCDictionaryBuilder(model: self) }
-      if let (name, asserted, codes) = unreadLocal(storing: index, close: close, builder: builder!) {
-        found.append(
-          IgnoredStatus(
-            call: tokens[index], index: index, unreadVariable: name, onlyAsserted: asserted, comparedCodes: codes))
+      if tokens[index].text == "SecItemCopyMatching" {
+        ignored.resultIsRead = readsResult(ofCallAt: index, close: close, builder: builder())
       }
+      found.append(ignored)
     }
     return found
   }
@@ -101,17 +111,14 @@ extension ObjCModel {
     return (name, asserted, codes)
   }
 
-  /// Whether the result a `SecItemCopyMatching` at token `index` writes through its second
-  /// argument (`&result`) is read later in the method: a failure leaves it empty and reads as
-  /// "no item", which fails closed.
-  public func readsResult(ofCallAt index: Int) -> Bool {
-    guard index + 1 < tokens.count, tokens[index + 1].text == "(" else { return false }
-    let (inside, close) = group(from: index + 1)
-    guard let ampersand = inside.lastIndex(where: { $0.text == "&" }), ampersand + 1 < inside.count,
-      inside[ampersand + 1].kind == .identifier
+  /// Whether the result the call at token `index` (closing at `close`) writes through its
+  /// `&result` argument is read later in the method.
+  private func readsResult(ofCallAt index: Int, close: Int, builder: ObjCDictionaryBuilder) -> Bool {
+    let inside = tokens[(index + 2)..<close]
+    guard let ampersand = inside.lastIndex(where: { $0.text == "&" }), ampersand + 1 < close,
+      tokens[ampersand + 1].kind == .identifier
     else { return false }
-    let name = inside[ampersand + 1].text
-    let builder = ObjCDictionaryBuilder(model: self)
+    let name = tokens[ampersand + 1].text
     guard let body = builder.body(holding: index) else { return false }
     let range = builder.bodies[body]
     return ((close + 1)..<range.upperBound).contains { position in

@@ -8,38 +8,10 @@ extension SemanticModel {
   /// access control names.
   public func protectsOnlyEnclaveKeys(_ creation: FunctionCallExprSyntax) -> Bool {
     if Self.reachesEnclaveKey(Syntax(creation)) { return true }
-    guard let binding = holdingBinding(of: creation),
-      let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil })
+    guard let binding = resolver.binding(initializedWith: creation),
+      let references = resolver.references(to: binding)?.references, !references.isEmpty
     else { return false }
-    var uses = 0
-    for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
-      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-        resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
-      else { continue }
-      guard Self.reachesEnclaveKey(Syntax(reference)) else { return false }
-      uses += 1
-    }
-    return uses > 0
-  }
-
-  /// The local whose initializer is `creation`, unwrapped or not (`let access = Create(...)!`,
-  /// `guard let access = Create(...)`).
-  private func holdingBinding(of creation: FunctionCallExprSyntax) -> Binding? {
-    var node = Syntax(creation)
-    while let parent = node.parent,
-      parent.is(ForceUnwrapExprSyntax.self) || parent.is(OptionalChainingExprSyntax.self)
-        || parent.is(TryExprSyntax.self)
-    {
-      node = parent
-    }
-    guard let initializer = node.parent?.as(InitializerClauseSyntax.self) else { return nil }
-    if let pattern = initializer.parent?.as(PatternBindingSyntax.self) {
-      return index.binding(declaredBy: pattern)
-    }
-    guard let condition = initializer.parent?.as(OptionalBindingConditionSyntax.self),
-      let name = condition.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
-    else { return nil }
-    return (index.bindingsByName[name] ?? []).first { $0.node.id == condition.id || $0.node.id == condition.pattern.id }
+    return references.allSatisfy { Self.reachesEnclaveKey(Syntax($0)) }
   }
 
   /// Whether the value at `node` is an enclave key's access control: the `accessControl:`

@@ -29,23 +29,14 @@ extension SemanticModel {
   /// the list for a use that is not a call on it (passed on, returned). Nil when `chain` is not a
   /// local's initial value.
   private func chainsThroughLocal(holding chain: FunctionCallExprSyntax) -> [FunctionCallExprSyntax?]? {
-    guard let binding = holdingLocal(of: chain),
-      let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil })
+    guard let binding = holdingLocal(of: chain), let references = resolver.references(to: binding)?.references
     else { return nil }
-    var uses: [FunctionCallExprSyntax?] = []
-    for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
-      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-        resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
-      else { continue }
-      if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id,
+    return references.map { reference in
+      guard let member = reference.parent?.as(MemberAccessExprSyntax.self), member.base?.id == reference.id,
         let used = member.parent?.as(FunctionCallExprSyntax.self)
-      {
-        uses.append(Self.outermostChainCall(from: used))
-      } else {
-        uses.append(nil)
-      }
+      else { return nil }
+      return Self.outermostChainCall(from: used)
     }
-    return uses
   }
 
   /// The chain a store used by `call` was made with, when its base is a local: for
@@ -64,9 +55,8 @@ extension SemanticModel {
 
   /// The local whose initial value is `chain` (`let keychain = Keychain(...).synchronizable(true)`).
   private func holdingLocal(of chain: FunctionCallExprSyntax) -> Binding? {
-    guard let initializer = chain.parent?.as(InitializerClauseSyntax.self),
-      let pattern = initializer.parent?.as(PatternBindingSyntax.self),
-      let binding = index.binding(declaredBy: pattern),
+    guard chain.parent?.is(InitializerClauseSyntax.self) == true,
+      let binding = resolver.binding(initializedWith: chain),
       binding.kind == .constant || binding.kind == .variable, SyntaxFacts.memberBlock(declaring: binding.node) == nil
     else { return nil }
     return binding

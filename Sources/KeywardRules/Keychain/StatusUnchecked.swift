@@ -228,16 +228,8 @@ public struct StatusUnchecked: Rule {
         var handled: [String] = []
         if isDiscarded(call) {
           ignored = "is ignored"
-        } else if let variable = unreadStore(of: call, resolver: context.model.resolver) {
-          ignored = "goes into `\(variable)`, which nothing reads after this call"
-        } else if let variable = onlyAsserted(call, resolver: context.model.resolver) {
-          ignored = "goes into `\(variable)`, which only `assert` looks at (release builds leave it out)"
-        } else if name != "SecItemCopyMatching",
-          let (variable, codes) = comparedOnlyWithFailureCodes(call, resolver: context.model.resolver)
-        {
-          let compared = codes.map { "`\($0)`" }.joined(separator: " and ")
-          ignored = "goes into `\(variable)`, which is only compared with \(compared) afterwards"
-          handled = codes
+        } else if let unheeded = unheededStatus(of: call, named: name, resolver: context.model.resolver) {
+          (ignored, handled) = unheeded
         } else {
           continue
         }
@@ -263,13 +255,35 @@ public struct StatusUnchecked: Rule {
     return !written.isEmpty && written.allSatisfy { $0.storesNoSecret(in: model) }
   }
 
-  /// The local name a call's status goes into when nothing reads it afterwards: `let status =`
-  /// never looked at, or a retry's `status = SecItemAdd(...)` after the last check.
-  static func unreadStore(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> String? {
+  /// How a call's status kept in a local is left unheeded, and the failure codes it is compared
+  /// with: nothing reads the local afterwards (`let status =` never looked at, a retry's last
+  /// `status = SecItemAdd(...)`); only `assert(...)` reads it, which optimized builds do not
+  /// evaluate; or every read is `status == errSecDuplicateItem` or the like, so success is never
+  /// confirmed. Comparisons are not judged for `SecItemCopyMatching`, whose `errSecItemNotFound`
+  /// branch is how a missing item is told apart (its result then says more). Nil when the status
+  /// is heeded or not kept in a local that can be judged.
+  static func unheededStatus(of call: FunctionCallExprSyntax, named name: String, resolver: ConstantResolver)
+    -> (ignored: String, handled: [String])?
+  {
     guard let binding = storingBinding(of: call, resolver: resolver),
-      isRead(binding, after: call, resolver: resolver) == false
+      let reads = reads(of: binding, after: call, resolver: resolver)
     else { return nil }
-    return binding.name
+    let variable = "`\(binding.name)`"
+    if reads.isEmpty { return ("goes into \(variable), which nothing reads after this call", []) }
+    let asserted = reads.allSatisfy { reference in
+      reference.ancestorOrSelf { node in
+        node.as(FunctionCallExprSyntax.self).flatMap { SyntaxFacts.calledName($0) == "assert" ? $0 : nil }
+      } != nil
+    }
+    if asserted { return ("goes into \(variable), which only `assert` looks at (release builds leave it out)", []) }
+    guard name != "SecItemCopyMatching" else { return nil }
+    var codes: [String] = []
+    for reference in reads {
+      guard let code = failureCodeCompared(with: reference) else { return nil }
+      if !codes.contains(code) { codes.append(code) }
+    }
+    let compared = codes.map { "`\($0)`" }.joined(separator: " and ")
+    return ("goes into \(variable), which is only compared with \(compared) afterwards", codes)
   }
 
   /// Whether `SecItemCopyMatching(query, &result)` is followed by a read of `result`.
@@ -287,42 +301,8 @@ public struct StatusUnchecked: Rule {
     reads(of: binding, after: call, resolver: resolver).map { !$0.isEmpty }
   }
 
-  /// The status's local and the failure codes it is compared with, when every read after `call`
-  /// is `status == errSecDuplicateItem` or the like: success is never confirmed, so any other
-  /// failure passes as success. Reads are not judged for `SecItemCopyMatching`, whose
-  /// `errSecItemNotFound` branch is how a missing item is told apart (its result then says more).
-  static func comparedOnlyWithFailureCodes(
-    _ call: FunctionCallExprSyntax, resolver: ConstantResolver
-  ) -> (String, [String])? {
-    guard let binding = storingBinding(of: call, resolver: resolver),
-      let reads = reads(of: binding, after: call, resolver: resolver), !reads.isEmpty
-    else { return nil }
-    var codes: [String] = []
-    for reference in reads {
-      guard let code = failureCodeCompared(with: reference, resolver: resolver) else { return nil }
-      if !codes.contains(code) { codes.append(code) }
-    }
-    return (binding.name, codes)
-  }
-
-  /// The status's local when every read after `call` is inside `assert(...)`, which optimized
-  /// builds do not evaluate: the release app never looks at the status.
-  static func onlyAsserted(_ call: FunctionCallExprSyntax, resolver: ConstantResolver) -> String? {
-    guard let binding = storingBinding(of: call, resolver: resolver),
-      let reads = reads(of: binding, after: call, resolver: resolver), !reads.isEmpty,
-      reads.allSatisfy({ reference in
-        reference.ancestorOrSelf { node in
-          node.as(FunctionCallExprSyntax.self).flatMap { SyntaxFacts.calledName($0) == "assert" ? $0 : nil }
-        } != nil
-      })
-    else { return nil }
-    return binding.name
-  }
-
   /// The code in `reference == errSecX` (either side) when it names a failure, not success.
-  private static func failureCodeCompared(with reference: DeclReferenceExprSyntax, resolver: ConstantResolver)
-    -> String?
-  {
+  private static func failureCodeCompared(with reference: DeclReferenceExprSyntax) -> String? {
     guard let list = reference.parent?.as(ExprListSyntax.self), list.count == 3,
       list.parent?.is(SequenceExprSyntax.self) == true
     else { return nil }
@@ -340,39 +320,27 @@ public struct StatusUnchecked: Rule {
     of binding: Binding, after call: FunctionCallExprSyntax, resolver: ConstantResolver
   ) -> [DeclReferenceExprSyntax]? {
     guard binding.kind == .variable || binding.kind == .constant,
-      let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil }),
-      SyntaxFacts.isOrderedScope(scope)
+      let (scope, references) = resolver.references(to: binding), SyntaxFacts.isOrderedScope(scope)
     else { return nil }
     let loop = call.ancestorOrSelf {
       $0.is(ForStmtSyntax.self) || $0.is(WhileStmtSyntax.self) || $0.is(RepeatStmtSyntax.self) ? $0 : nil
     }
     // Writes are not reads: the index's assignments to the name give their targets.
     let writes = Set((resolver.index.assignmentsByName[binding.name] ?? []).map(\.target.id))
-    var reads: [DeclReferenceExprSyntax] = []
-    for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
-      guard let reference = token.parent?.as(DeclReferenceExprSyntax.self), !writes.contains(reference.id),
-        resolver.binding(denotedBy: ExprSyntax(reference))?.id == binding.id
-      else { continue }
+    return references.filter { reference in
+      guard !writes.contains(reference.id) else { return false }
       let runsLater = reference.ancestorOrSelf {
         $0.is(DeferStmtSyntax.self) || $0.is(ClosureExprSyntax.self) || $0.is(FunctionDeclSyntax.self) ? $0 : nil
       }
-      if reference.position >= call.endPosition
+      return reference.position >= call.endPosition
         || (loop.map { $0.position <= reference.position && reference.endPosition <= $0.endPosition } ?? false)
         || (runsLater.map { $0.position > scope.position } ?? false)
-      {
-        reads.append(reference)
-      }
     }
-    return reads
   }
 
   /// The binding `call`'s value is stored in: `let status = call` or `status = call`.
   private static func storingBinding(of call: FunctionCallExprSyntax, resolver: ConstantResolver) -> Binding? {
-    if let initializer = call.parent?.as(InitializerClauseSyntax.self),
-      let pattern = initializer.parent?.as(PatternBindingSyntax.self)
-    {
-      return resolver.index.binding(declaredBy: pattern)
-    }
+    if let binding = resolver.binding(initializedWith: call) { return binding }
     guard let list = call.parent?.as(ExprListSyntax.self), let target = list.first,
       let name = SyntaxFacts.storageName(target),
       let assignment = resolver.index.assignmentsByName[name]?.first(where: { $0.value.id == call.id })

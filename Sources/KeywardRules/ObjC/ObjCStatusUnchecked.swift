@@ -136,7 +136,7 @@ public struct ObjCStatusUnchecked: Rule {
       // then looks at (a failure reads as "no item"), are reported only by strict.
       if !context.options.reportsWeakEvidence {
         if ignored.call.text == "SecItemCopyMatching" {
-          if context.objc.readsResult(ofCallAt: ignored.index) { continue }
+          if ignored.resultIsRead { continue }
         } else if context.objc.dictionary(passedToCallAt: ignored.index)?.storesNoSecret(in: context.objc) == true {
           continue
         }
