@@ -344,12 +344,8 @@ public struct DeprecatedSecurityAPI: Rule {
   /// such a case, and the access is not a pattern of a `switch` over something else than `self`
   /// (`switch error.code` is LocalAuthentication's; `switch self` and `return .touchIDLockout`
   /// are the enum's own).
-  private static func isOwnCase(_ access: MemberAccessExprSyntax, in model: SemanticModel) -> Bool {
-    let name = access.declName.baseName.text
-    let declaresCase = model.tree.tokens(viewMode: .sourceAccurate).contains { token in
-      token.text == name && token.parent?.is(EnumCaseElementSyntax.self) == true
-    }
-    guard declaresCase else { return false }
+  private static func isOwnCase(_ access: MemberAccessExprSyntax, ownCases: Set<String>) -> Bool {
+    guard ownCases.contains(access.declName.baseName.text) else { return false }
     guard access.ancestorOrSelf(mapping: { $0.as(SwitchCaseLabelSyntax.self) }) != nil,
       let subject = access.ancestorOrSelf(mapping: { $0.as(SwitchExprSyntax.self) })?.subject
     else { return true }
@@ -375,11 +371,24 @@ public struct DeprecatedSecurityAPI: Rule {
   /// file's own enum may have a case of that name otherwise).
   private static func reportDeprecatedMembers(_ context: RuleContext) {
     let index = context.model.index
+    // The file's own enum cases, read once, the first time an implicit member asks.
+    var ownCases: Set<String>?
+    func declaredCases() -> Set<String> {
+      if ownCases == nil {
+        ownCases = Set(
+          context.model.tree.tokens(viewMode: .sourceAccurate).filter {
+            $0.parent?.is(EnumCaseElementSyntax.self) == true
+          }
+          .map(\.text))
+      }
+      return ownCases!
+    }
     for (name, (replacement, types)) in members {
       for access in index.memberAccessesByName[name] ?? [] where !BranchFacts.isDeprecationAnswered(access) {
         if let base = access.base {
           guard types.contains(SyntaxFacts.text(base)) else { continue }
-        } else if !index.importedModules.contains("LocalAuthentication") || isOwnCase(access, in: context.model) {
+        } else if !index.importedModules.contains("LocalAuthentication") || isOwnCase(access, ownCases: declaredCases())
+        {
           continue
         }
         if switchAlreadyHandles(replacement, besides: access) {
