@@ -50,6 +50,39 @@ import Testing
     #expect(found.map(\.location.place) == ["Example/Unlock.swift:3:13"])
   }
 
+  /// A module described only by its podspec (React Native, Flutter, CocoaPods), and a package
+  /// whose products are all libraries beside the Xcode project of its demo app: the apps linking
+  /// them declare the key. A package of an app's own modules, inside the app project's folder,
+  /// is the app's code and is judged with it.
+  @Test func modulesAndLibraryPackagesAreLeftToTheAppsThatLinkThem() throws {
+    let demo = Self.plist(["LSRequiresIPhoneOS": "true"])
+    let podModule = try findings([
+      "LockModule.podspec": "Pod::Spec.new do |s| end", "ios/LockModule.m": Self.objectiveCGate,
+      "example/ios/Info.plist": demo,
+    ])
+    #expect(podModule.isEmpty)
+    let manifest = """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(name: "Kit", products: [.library(name: "Kit", targets: ["Kit"])], targets: [.target(name: "Kit", path: "KitUI")])
+      """
+    let package = try findings([
+      "Package.swift": manifest,
+      "Kit.xcodeproj/project.pbxproj": "productType = \"com.apple.product-type.application\";",
+      "KitUI/Unlock.swift": Self.gate, "Example/Info.plist": demo,
+    ])
+    #expect(package.isEmpty)
+    let appModules = try findings([
+      "App.xcodeproj/project.pbxproj": "productType = \"com.apple.product-type.application\"; SDKROOT = iphoneos;",
+      "Packages/Vault/Package.swift": manifest, "Packages/Vault/KitUI/Unlock.swift": Self.gate,
+    ])
+    #expect(appModules.map(\.location.place) == ["Packages/Vault/KitUI/Unlock.swift:3:13"])
+  }
+
+  static let objectiveCGate = """
+    [context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {}];
+    """
+
   @Test func anIOSAppProjectWithoutTheKeyIsTold() throws {
     let found = try findings([
       "App.xcodeproj/project.pbxproj": "productType = \"com.apple.product-type.application\"; SDKROOT = iphoneos;",

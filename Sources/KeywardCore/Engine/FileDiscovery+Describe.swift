@@ -11,6 +11,8 @@ extension FileDiscovery {
     var library: LibraryLayout?
     var platform = ProjectPlatform.unspecified
     var xcodeProjects: XcodeProjectScope?
+    var shipsInLibrary = false
+    var insideXcodeProject = false
     if absolutePath.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
       var folder = root
       var relativePrefix = ""
@@ -20,6 +22,10 @@ extension FileDiscovery {
         if let layout = LibraryLayout.read(folder: folder, relativePrefix: relativePrefix, entryNames: names) {
           library = layout
         }
+        shipsInLibrary =
+          shipsInLibrary
+          || LibraryLayout.shipsLibrary(folder: folder, entryNames: names, insideXcodeProject: insideXcodeProject)
+        insideXcodeProject = insideXcodeProject || names.contains { $0.hasSuffix(".xcodeproj") }
         platform = ProjectPlatform.of(
           entry: next, declared: ProjectPlatform.declared(inFolder: folder, entryNames: names), outer: platform)
         xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: xcodeProjects)
@@ -31,7 +37,7 @@ extension FileDiscovery {
       of: relative, namedInDependency: PathOrigin.isInsideDependencyFolder(absolutePath))
     var described = DiscoveredFile(
       absolutePath: absolutePath, relativePath: relative, size: size, origin: origin, originIsConfigured: configured,
-      library: library, projectPlatform: platform)
+      library: library, projectPlatform: platform, shipsInLibrary: shipsInLibrary)
     described.xcodeProjects = xcodeProjects
     return described
   }

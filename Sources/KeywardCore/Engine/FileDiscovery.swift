@@ -7,8 +7,10 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// decides, when asked.
   public init(
     absolutePath: String, relativePath: String, size: Int, kind: Kind = .source, origin: CodeOrigin? = nil,
-    originIsConfigured: Bool = false, library: LibraryLayout? = nil, projectPlatform: ProjectPlatform = .unspecified
+    originIsConfigured: Bool = false, library: LibraryLayout? = nil, projectPlatform: ProjectPlatform = .unspecified,
+    shipsInLibrary: Bool = false
   ) {
+    self.shipsInLibrary = shipsInLibrary
     self.absolutePath = absolutePath
     self.relativePath = relativePath
     self.size = size
@@ -56,9 +58,13 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// Whether `origin` comes from the configuration, which overrides what the contents say.
   public var originIsConfigured: Bool
 
-  /// Whether the file is code a library repository ships (`LibraryLayout`): what its apps
-  /// declare in their Info.plist is theirs to declare, not the library's.
-  public var isLibraryCode: Bool { library != nil && origin == .app }
+  /// Whether a folder around the file describes a library that apps link
+  /// (`LibraryLayout.shipsLibrary`).
+  public var shipsInLibrary: Bool
+
+  /// Whether the file is code a library ships (`LibraryLayout`, `shipsInLibrary`): what its
+  /// apps declare in their Info.plist is theirs to declare, not the library's.
+  public var isLibraryCode: Bool { (library != nil || shipsInLibrary) && origin == .app }
 
   /// The origin of the file's findings, given what its contents say (`import XCTest`, a
   /// generated-file header): the configuration first, then the path, then the contents.
@@ -211,6 +217,10 @@ public struct FileDiscovery {
     var namedInDependency = false
     /// The innermost library repository being walked (`LibraryLayout`).
     var library: LibraryLayout?
+    /// Whether a folder being walked describes a library apps link (`LibraryLayout.shipsLibrary`).
+    var shipsInLibrary = false
+    /// Whether a folder being walked holds an Xcode project.
+    var insideXcodeProject = false
     /// What the nearest project manifest above says the code is built for.
     var projectPlatform = ProjectPlatform.unspecified
     /// The Xcode projects whose folders hold the folder being walked, when they alone decide
@@ -253,7 +263,8 @@ public struct FileDiscovery {
       let (origin, configured) = discovery.givenOrigin(of: relative, namedInDependency: namedInDependency)
       var found = DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
-        originIsConfigured: configured, library: library, projectPlatform: projectPlatform)
+        originIsConfigured: configured, library: library, projectPlatform: projectPlatform,
+        shipsInLibrary: shipsInLibrary)
       found.xcodeProjects = xcodeProjects
       return found
     }
@@ -342,12 +353,21 @@ public struct FileDiscovery {
       {
         library = layout
       }
+      let outerShipsInLibrary = shipsInLibrary
+      let outerInsideXcodeProject = insideXcodeProject
+      let names = entries.map(\.name)
+      shipsInLibrary =
+        shipsInLibrary
+        || LibraryLayout.shipsLibrary(folder: folder, entryNames: names, insideXcodeProject: insideXcodeProject)
+      insideXcodeProject = insideXcodeProject || names.contains { $0.hasSuffix(".xcodeproj") }
       let outerPlatform = projectPlatform
       let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
       let outerProjects = xcodeProjects
       xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: entries.map(\.name), outer: outerProjects)
       defer {
         library = outerLibrary
+        shipsInLibrary = outerShipsInLibrary
+        insideXcodeProject = outerInsideXcodeProject
         projectPlatform = outerPlatform
         xcodeProjects = outerProjects
       }

@@ -35,6 +35,22 @@ public struct LibraryLayout: Sendable, Hashable {
     return LibraryLayout(root: relativePrefix, targetFolders: folders)
   }
 
+  /// Whether code below `folder` is built into a library that apps link, so that what an app
+  /// declares in its Info.plist is the linking app's to declare: the folder holds a `.podspec`
+  /// (a CocoaPods, React Native or Flutter module), or a `Package.swift` whose products are all
+  /// libraries and that no Xcode project's folder holds (a package inside an app's folder is the
+  /// app's own code, kept in modules).
+  static func shipsLibrary(folder: String, entryNames: [String], insideXcodeProject: Bool) -> Bool {
+    if entryNames.contains(where: { $0.hasSuffix(".podspec") }) { return true }
+    guard !insideXcodeProject, entryNames.contains("Package.swift"),
+      let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent("Package.swift")),
+      data.count < 1 << 20, let text = String(data: data, encoding: .utf8)
+    else { return false }
+    let visitor = ManifestVisitor(viewMode: .sourceAccurate)
+    visitor.walk(Parser.parse(source: text))
+    return visitor.declaresLibrary && !visitor.declaresExecutable
+  }
+
   /// The folders of a manifest's targets: each `path:` given, else SwiftPM's default
   /// (`Sources/NAME`, `Tests/NAME` for a test target). Nil when a product is not a library, or a
   /// target's name or path is not a string literal.
@@ -50,6 +66,7 @@ public struct LibraryLayout: Sendable, Hashable {
 private final class ManifestVisitor: SyntaxVisitor {
   var folders: [String] = []
   var declaresLibrary = false
+  var declaresExecutable = false
   var understood = true
 
   private static let targetDefaults = [
@@ -61,7 +78,9 @@ private final class ManifestVisitor: SyntaxVisitor {
     guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil else { return }
     switch member.declName.baseName.text {
     case "library": declaresLibrary = true
-    case "executable": understood = false
+    case "executable":
+      declaresExecutable = true
+      understood = false
     case let kind where Self.targetDefaults[kind] != nil:
       guard let name = literal(node, "name") else {
         understood = false
