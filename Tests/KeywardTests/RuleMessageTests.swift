@@ -4,7 +4,7 @@ import Testing
 
 /// Messages that depend on what the code does, beyond the location the examples check.
 @Suite struct RuleMessageTests {
-  static func failOpenMessage(policy: String) -> [String] {
+  static func failOpenMessage(policy: String, profile: Profile = .standard) -> [String] {
     let code = """
       func canOpen() -> Bool {
           var error: NSError?
@@ -12,7 +12,7 @@ import Testing
           return false
       }
       """
-    return Scan.findings(code, rule: LocalAuthFailOpen.self).map(\.message)
+    return Scan.findings(code, rule: LocalAuthFailOpen.self, profile: profile).map(\.message)
   }
 
   /// A read that fails is not an add that fails: each call's message names its own failures.
@@ -70,7 +70,10 @@ import Testing
   }
 
   @Test func failOpenSaysWhoTakesThePath() {
-    let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication")
+    let passcode = Self.failOpenMessage(policy: ".deviceOwnerAuthentication", profile: .strict)
+    // Its holder could set a passcode and pass: only the strict profile reports it, and says so.
+    #expect(Self.failOpenMessage(policy: ".deviceOwnerAuthentication").isEmpty)
+    #expect(passcode.allSatisfy { $0.contains("could also set a passcode") })
     let biometrics = Self.failOpenMessage(policy: ".deviceOwnerAuthenticationWithBiometrics")
     #expect(passcode.count == 1 && biometrics.count == 1)
     #expect(passcode.allSatisfy { $0.contains("when the device has no passcode: on a device without a passcode") })

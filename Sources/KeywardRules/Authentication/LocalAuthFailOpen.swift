@@ -15,10 +15,10 @@ public struct LocalAuthFailOpen: Rule {
       false, the reply's `success` is false or its `error` set, in the `catch` of `try await \
       evaluatePolicy`, in a reply ignoring both, and on `biometryNotAvailable`, \
       `biometryNotEnrolled`, `passcodeNotSet` or `userFallback`, unless that path authenticates \
-      again. Granting is calling a completion with `true` or a `.success` whose payload reports no \
+      again (a device without a passcode only in the strict profile: its holder could set one). \
+      Granting is calling a completion with `true` or a `.success` whose payload reports no \
       failure, setting an authenticated/unlocked flag, calling an unlock or login function, \
-      returning `true` or a comparison (unless the function's name makes `true` the refusal, as in \
-      `biometryChanged()`), or returning data read from a store. A failure path is also compared \
+      returning `true` or a comparison (unless the function's name makes `true` the refusal), or returning data read from a store. A failure path is also compared \
       with the success path of the same check: it grants when it calls the same continuation, \
       returns `true` where success returns the evaluation's result, or returns a copy from \
       `UserDefaults` or a cache where success returns the protected data.
@@ -55,6 +55,8 @@ public struct LocalAuthFailOpen: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // No passcode on the device: its holder could set one and pass, so only strict reports it.
+      RuleExample(noPasscodeReveal(marker: "↓"), profile: .strict),
       // A Combine future's promise is the caller's answer.
       """
       func authenticate() -> Future<Bool, Never> {
@@ -212,6 +214,7 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ],
     clean: [
+      RuleExample(noPasscodeReveal(marker: "")),
       // A failed evaluation always comes with an error: the branch without one never runs.
       """
       context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Open the diary") { success, error in
@@ -407,6 +410,23 @@ public struct LocalAuthFailOpen: Rule {
       """,
     ])
 
+  /// A wallet that shows the recovery phrase at once when the device has no passcode.
+  static func noPasscodeReveal(marker: String) -> String {
+    """
+    func confirmOwner(then reveal: @escaping (Bool) -> Void) {
+        let context = LAContext()
+        var error: NSError?
+        guard context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error) else {
+            \(marker)reveal(true)
+            return
+        }
+        context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Show the recovery phrase") { ok, _ in
+            reveal(ok)
+        }
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["evaluatePolicy", "canEvaluatePolicy", "LAError"]
   }
@@ -415,16 +435,28 @@ public struct LocalAuthFailOpen: Rule {
     let finder = FailurePathFinder(model: context.model)
     let grants = GrantFinder(model: context.model)
     let comparison = SuccessComparison(model: context.model, failureRegions: finder.paths.map(\.region))
-    for path in finder.paths where !grants.authenticates(path.region) {
+    // A device without a passcode lets its holder set one and then pass the check, so letting
+    // them in at once gives away nothing the check kept: reported only under the strict profile,
+    // for apps that must hold their data back from whoever holds the device.
+    let paths = finder.paths.filter {
+      $0.situation != FailurePathFinder.noPasscode || context.options.reportsWeakEvidence
+    }
+    for path in paths where !grants.authenticates(path.region) {
       let grantedValue = path.value.flatMap { ReportedOutcome.of($0) == .success ? Syntax($0) : nil }
       for grant in grantedValue.map({ [$0] }) ?? (grants.grants(in: path.region) + comparison.grants(on: path))
       where !finder.neverRuns(grant, on: path) {
-        context.report(
-          grant,
-          message:
-            "Access is granted \(path.situation): \(path.who) gets in without authenticating. Deny access here, or require a stronger authentication (the passcode on a keychain item, or the full login)."
-        )
+        context.report(grant, message: Self.message(path))
       }
     }
+  }
+
+  private static func message(_ path: FailurePath) -> String {
+    let grant = "Access is granted \(path.situation): \(path.who) gets in without authenticating."
+    guard path.situation == FailurePathFinder.noPasscode else {
+      return grant
+        + " Deny access here, or require a stronger authentication (the passcode on a keychain item, or the full login)."
+    }
+    return grant
+      + " That holder could also set a passcode and then pass the check, so this matters where the app must keep its data from whoever holds the device: there, ask for the app's own PIN or password instead of letting them in."
   }
 }

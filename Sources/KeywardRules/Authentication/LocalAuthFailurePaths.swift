@@ -97,7 +97,9 @@ final class FailurePathFinder {
       return member.declName.baseName.text
     }
     guard let name = names.first(where: Self.unavailableCases.contains) else { return }
-    paths.append(FailurePath(region: Syntax(node.statements), situation: "on `.\(name)`"))
+    // A case that only names the missing passcode is the device without one.
+    let situation = names.allSatisfy { $0 == "passcodeNotSet" } ? Self.noPasscode : "on `.\(name)`"
+    paths.append(FailurePath(region: Syntax(node.statements), situation: situation))
   }
 
   private enum Meaning { case success, failure }
