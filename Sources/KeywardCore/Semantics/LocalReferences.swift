@@ -26,8 +26,28 @@ extension ConstantResolver {
   /// Every reference to `binding` in its scope, in source order, with that scope; nil when the
   /// scope is not found. Writes (`name = ...`) are references too.
   public func references(to binding: Binding) -> (scope: Syntax, references: [DeclReferenceExprSyntax])? {
-    guard let scope = binding.node.ancestorOrSelf(mapping: { $0.id == binding.scope ? $0 : nil }) else { return nil }
+    // An `if let` or `while let` binding's scope is the body beside its condition.
+    guard
+      let scope = binding.node.ancestorOrSelf(mapping: { node in
+        if node.id == binding.scope { return node }
+        if let body = node.as(IfExprSyntax.self)?.body, body.id == binding.scope { return Syntax(body) }
+        if let body = node.as(WhileStmtSyntax.self)?.body, body.id == binding.scope { return Syntax(body) }
+        return nil
+      })
+    else { return nil }
     var found: [DeclReferenceExprSyntax] = []
+    // An `if let` binding's scope is the body, but the conditions after it see it too
+    // (`if let made = Create(...), CFEqual(existing, made)`).
+    if let condition = binding.node.as(OptionalBindingConditionSyntax.self),
+      let element = condition.parent?.as(ConditionElementSyntax.self),
+      let list = element.parent?.as(ConditionElementListSyntax.self)
+    {
+      for later in list where later.position > element.position {
+        for token in later.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
+          if let reference = token.parent?.as(DeclReferenceExprSyntax.self) { found.append(reference) }
+        }
+      }
+    }
     for token in scope.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(binding.name) {
       guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
         self.binding(denotedBy: ExprSyntax(reference))?.id == binding.id

@@ -74,7 +74,7 @@ public enum ValueUse {
   /// Equality and pattern operators: a value on either side is looked for, not stored.
   static let comparisonOperators: Set<String> = ["==", "!=", "===", "!==", "~="]
   /// Calls that compare their argument with their receiver.
-  static let comparingCalls: Set<String> = ["isEqual", "isEqualToString", "isEqualTo", "elementsEqual"]
+  static let comparingCalls: Set<String> = ["isEqual", "isEqualToString", "isEqualTo", "elementsEqual", "CFEqual"]
 
   /// The outermost expression that still holds `node`'s value unchanged.
   public static func outermostHolder(of node: Syntax) -> Syntax {

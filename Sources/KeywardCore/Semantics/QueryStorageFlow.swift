@@ -182,6 +182,17 @@ final class ReferenceFinder: SyntaxVisitor {
 extension SemanticModel {
   func storage(of query: KeychainQuery) -> QueryStorage { QueryStorageFlow.storage(of: query, model: self) }
 
+  /// Whether the access control `creation` makes protects no item: its value is only compared
+  /// (`CFEqual(existing, made)`), where it is made or through the local it is kept in, as a
+  /// template that recognises another item's access control.
+  public func isMadeOnlyForComparison(_ creation: FunctionCallExprSyntax) -> Bool {
+    if ValueUse.isCompared(Syntax(creation)) { return true }
+    guard let binding = resolver.binding(initializedWith: creation),
+      let references = resolver.references(to: binding)?.references, !references.isEmpty
+    else { return false }
+    return references.allSatisfy { ValueUse.isCompared(Syntax($0)) }
+  }
+
   /// Whether a constant is only looked for, never put anywhere: compared or asserted, or an
   /// element of a collection that is only searched (`[.none, .complete].contains(x)`, or a
   /// constant set whose every use is `contains` or a comparison).

@@ -108,4 +108,10 @@ public final class SemanticModel {
   public var accessControlCreations: [FunctionCallExprSyntax] {
     index.calls(named: "SecAccessControlCreateWithFlags")
   }
+
+  /// The flags argument of each access control made only to be compared with another
+  /// (`isMadeOnlyForComparison`): flags that protect no item.
+  public var flagsOfComparisonTemplates: Set<SyntaxIdentifier> {
+    Set(accessControlCreations.filter(isMadeOnlyForComparison).compactMap { SyntaxFacts.argument($0, at: 2)?.id })
+  }
 }

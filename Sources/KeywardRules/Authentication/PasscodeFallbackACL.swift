@@ -77,6 +77,11 @@ public struct PasscodeFallbackACL: Rule {
     ],
     clean: [
       RuleExample(passcodeOption(marker: "")),
+      // A template that recognises an existing item's access control by comparison.
+      """
+      let template = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .devicePasscode, nil)
+      let usesPasscode = CFEqual(existing, template)
+      """,
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .and, .devicePasscode], nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, .biometryCurrentSet, nil)",
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.biometryCurrentSet, .devicePasscode], nil)",
@@ -111,8 +116,9 @@ public struct PasscodeFallbackACL: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
+    let templates = model.flagsOfComparisonTemplates
     for call in model.accessControlCreations {
-      guard let argument = SyntaxFacts.argument(call, at: 2) else { continue }
+      guard let argument = SyntaxFacts.argument(call, at: 2), !templates.contains(argument.id) else { continue }
       // Each set the flags may be is judged alone: `useBiometrics ? [.biometryCurrentSet, .or,
       // .devicePasscode] : [.devicePasscode]` has a fallback on one side and the passcode only
       // on the other.

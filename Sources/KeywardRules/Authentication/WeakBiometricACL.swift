@@ -271,6 +271,15 @@ public struct WeakBiometricACL: Rule {
           """),
     ],
     clean: [
+      // Access controls made only to recognise an existing key's by comparison protect nothing.
+      """
+      func policy(for existing: SecAccessControl) -> LAPolicy {
+          if let template = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryAny, nil),
+              CFEqual(existing, template) { return .deviceOwnerAuthenticationWithBiometrics }
+          let fallback = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)
+          return CFEqual(fallback, existing) ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+      }
+      """,
       // The app's own password is required as well: neither the passcode nor a new finger opens it.
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, .userPresence, .applicationPassword], nil)",
       RuleExample(
@@ -481,14 +490,16 @@ public struct WeakBiometricACL: Rule {
     let model = context.model
     let sinkArguments = Set(
       model.accessControlCreations.compactMap { SyntaxFacts.argument($0, at: 2)?.id })
-    // The flags of an access control made for a public key guard no secret.
-    let publicKeyFlags = Set(
+    // The flags of an access control made for a public key guard no secret; those of one made
+    // only to be compared with another protect no item.
+    let protectingNothing = Set(
       model.accessControlCreations.filter(SensitiveNames.namesPublicKeyProtection).compactMap {
         SyntaxFacts.argument($0, at: 2)?.id
-      })
+      }
+    ).union(model.flagsOfComparisonTemplates)
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
-    for root in model.accessControl.allFlagExpressions where !publicKeyFlags.contains(root.id) {
+    for root in model.accessControl.allFlagExpressions where !protectingNothing.contains(root.id) {
       let origins = model.accessControl.origins(of: root)
       let sets = AccessControlEvaluator.flagSets(origins)
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
