@@ -15,7 +15,9 @@ public struct PasscodeFallbackACL: Rule {
       unlock the item without biometrics. MASTG-TEST-0268 calls this a hardening issue rather than \
       a vulnerability in itself: report it where the item protects a sensitive transaction. A \
       passcode option this code offers and its caller picks (a `switch` over a parameter, \
-      `allowPasscode ? … : …`) is the caller's choice and is reported only by the strict profile.
+      `allowPasscode ? … : …`) is the caller's choice and is reported only by the strict profile. \
+      `.devicePasscode` alone where a biometric `canEvaluatePolicy` check failed is all such a \
+      device can ask for, and is not reported.
       """,
     rationale: """
       The passcode is typed in front of others and can be observed or guessed; biometrics cannot \
@@ -53,11 +55,12 @@ public struct PasscodeFallbackACL: Rule {
       let access = SecAccessControlCreateWithFlags(nil, protection, flags, nil)
       """,
       "let access = SecAccessControlCreateWithFlags(nil, protection, [.privateKeyUsage, ↓.devicePasscode], nil)",
-      // Each side of the choice is judged alone: the fallback on one side, the passcode only on the other.
+      // Each side of the choice is judged alone: the fallback on one side; the passcode alone on
+      // the other is all a device without biometrics can ask for.
       """
       func access() -> SecAccessControl? {
           let enrolled = LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
-          let flags: SecAccessControlCreateFlags = enrolled ? [.biometryCurrentSet, .or, ↓.devicePasscode] : [↓.devicePasscode]
+          let flags: SecAccessControlCreateFlags = enrolled ? [.biometryCurrentSet, .or, ↓.devicePasscode] : [.devicePasscode]
           return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
       }
       """,
@@ -77,6 +80,12 @@ public struct PasscodeFallbackACL: Rule {
     ],
     clean: [
       RuleExample(passcodeOption(marker: "")),
+      // Without biometrics the passcode is all the device can ask for.
+      """
+      let biometricsAvailable = LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
+      let flags: SecAccessControlCreateFlags = biometricsAvailable ? [.biometryCurrentSet, .privateKeyUsage] : [.devicePasscode, .privateKeyUsage]
+      let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+      """,
       // A template that recognises an existing item's access control by comparison.
       """
       let template = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .devicePasscode, nil)
@@ -128,6 +137,8 @@ public struct PasscodeFallbackACL: Rule {
         // A passcode the caller picks among this code's options is the caller's choice.
         for origin in set
         where origin.flag.name == "devicePasscode" && (!origin.chosenByCaller || context.options.reportsWeakEvidence)
+          // Where biometrics cannot be used the passcode is all the device can ask for.
+          && (!alone || !model.isWhereBiometricsAreUnavailable(origin.node))
           && reported.insert(origin.node.id).inserted
         {
           context.report(

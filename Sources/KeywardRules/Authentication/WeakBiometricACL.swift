@@ -15,15 +15,16 @@ public struct WeakBiometricACL: Rule {
       A keychain item or key protected with `SecAccessControlCreateWithFlags` is only as strong as \
       the flags it is given. `.biometryAny` (and its deprecated alias `.touchIDAny`) accepts any \
       biometric enrolled on the device, including a finger or face added after the item was \
-      stored; `.userPresence` also accepts the device passcode. Keyward follows the flags from the \
-      call back through constants, properties, arrays, `insert`/`union` and \
-      `rawValue:` integers, and reports the weak flag where it is written. `.biometryAny` beside \
+      stored; `.userPresence` also accepts the device passcode. Flags are followed back through \
+      constants, properties, arrays, `insert`/`union` and `rawValue:` integers to where they are \
+      written. `.biometryAny` beside \
       `.or, .devicePasscode` is left to the passcode fallback rule: enrolling a finger takes the \
       passcode, which opens such an item alone; a set also requiring \
-      `.applicationPassword` (no `.or`) is not weak. Authentication \
+      `.applicationPassword` (no `.or`) is not weak, nor is `.userPresence` where a biometric \
+      `canEvaluatePolicy` check failed. Authentication \
       policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
-      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, EllipticCurveKeyPair's `AccessControl(flags:)`, and in-house \
-      wrappers declared in `wrapperMappings`) are read the same way.
+      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, \
+      EllipticCurveKeyPair's `AccessControl(flags:)`, `wrapperMappings`) are read the same way.
       """,
     rationale: """
       Someone who learns the passcode or holds the unlocked device for a minute can enroll their \
@@ -81,6 +82,14 @@ public struct WeakBiometricACL: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // A setting, not the device, picks the passcode: a biometric device still gets `.userPresence`.
+      """
+      func accessControl(strict: Bool) -> SecAccessControl? {
+          var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
+          if strict { flags.insert(.biometryCurrentSet) } else { flags.insert(↓.userPresence) }
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
       // Chosen by the caller, reported at the choice (the use is a related location).
       """
       final class Protector {
@@ -271,6 +280,21 @@ public struct WeakBiometricACL: Rule {
           """),
     ],
     clean: [
+      // Without biometrics the passcode is all the device can ask for.
+      """
+      static func accessControl(_ context: LAContext) throws -> SecAccessControl? {
+          let biometricsWork = try canUseBiometrics(context)
+          var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
+          if biometricsWork { flags.insert(.biometryCurrentSet) } else { flags.insert(.userPresence) }
+          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      static func canUseBiometrics(_ context: LAContext) throws -> Bool {
+          var error: NSError?
+          let usable = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+          if let error { throw error }
+          return usable
+      }
+      """,
       // Access controls made only to recognise an existing key's by comparison protect nothing.
       """
       func policy(for existing: SecAccessControl) -> LAPolicy {
@@ -506,7 +530,7 @@ public struct WeakBiometricACL: Rule {
       for origin in origins
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
         && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !enrollmentIsMoot(origin, in: sets)
-        && !alsoNeedsApplicationPassword(origin, in: sets)
+        && !alsoNeedsApplicationPassword(origin, in: sets) && !isOnlyChoiceWithoutBiometrics(origin, model: model)
       {
         let id = origin.reportedNode.id
         if weakByNode[id] == nil {
@@ -584,6 +608,12 @@ public struct WeakBiometricACL: Rule {
 
   /// Whether a flag is on the weak list; a raw value decodes to current names, so a list naming
   /// a deprecated alias (`touchIDAny`) still matches its bit.
+  /// `.userPresence` chosen where a biometric check failed: the passcode is all such a device
+  /// can ask for, so no biometric flag could take its place.
+  private static func isOnlyChoiceWithoutBiometrics(_ origin: FlagOrigin, model: SemanticModel) -> Bool {
+    origin.flag.name == "userPresence" && model.isWhereBiometricsAreUnavailable(origin.node)
+  }
+
   static func isWeak(_ flag: AccessControlFlag, fromRawValue: Bool, _ weak: Set<String>) -> Bool {
     fromRawValue ? !AccessControlFlag.sameBit(as: flag.name).isDisjoint(with: weak) : weak.contains(flag.name)
   }
