@@ -123,6 +123,23 @@ import Testing
       "App/de.lproj/AppPlist.strings": "\"NSFaceIDUsageDescription\" = \"Tresor entsperren\";",
       "App/Unlock.swift": gate,
     ],
+    // Translated in a string catalog.
+    [
+      "App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]),
+      "App/InfoPlist.xcstrings": #"{"strings":{"NSFaceIDUsageDescription":{"localizations":{}}}}"#,
+      "App/Unlock.swift": gate,
+    ],
+    // Declared in the manifests a generator builds the project from (Tuist, XcodeGen).
+    [
+      "App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]),
+      "Tuist/ProjectDescriptionHelpers/InfoPlist.swift": #"let keys = ["NSFaceIDUsageDescription": "Unlock"]"#,
+      "App/Unlock.swift": gate,
+    ],
+    [
+      "App/Info.plist": plist(["LSRequiresIPhoneOS": "true"]),
+      "project.yml": "targets:\n  App:\n    info:\n      properties:\n        NSFaceIDUsageDescription: Unlock\n",
+      "App/Unlock.swift": gate,
+    ],
     // A macOS app's project.
     ["App.xcodeproj/project.pbxproj": "SDKROOT = macosx;", "App/Unlock.swift": gate],
     // A folder of sources only: nothing to judge.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Whether the scanned folder's app settings declare `NSFaceIDUsageDescription`: in an
-/// Info.plist (XML or binary) or its `InfoPlist.strings`, or as the
+/// Info.plist (XML or binary), its `InfoPlist.strings` or string catalog, a Tuist or XcodeGen
+/// manifest that generates it, or as the
 /// `INFOPLIST_KEY_NSFaceIDUsageDescription` build setting of an Xcode project or `.xcconfig`
 /// file that generates the Info.plist.
 public enum FaceIDUsage: Sendable, Hashable {

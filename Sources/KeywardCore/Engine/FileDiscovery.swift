@@ -394,7 +394,10 @@ public struct FileDiscovery {
     /// dependency folders are remembered, to be reported once.
     mutating func skipsEntry(named name: String, isFolder: Bool, relative: String) -> Bool {
       guard isFolder else {
-        if FileDiscovery.isSettingsFile(name), !isExcluded(relative) { settingsFiles.append(relative) }
+        if FileDiscovery.isSettingsFile(name) || FileDiscovery.isProjectGeneratorHelper(relative), !isExcluded(relative)
+        {
+          settingsFiles.append(relative)
+        }
         return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
       }
       guard FileDiscovery.skippedFolders.contains(name) else { return false }
@@ -406,10 +409,21 @@ public struct FileDiscovery {
   }
 
   /// `Info.plist` (or `App-Info.plist`) and its localized strings (`InfoPlist.strings`, or
-  /// `AppPlist.strings` for an Info.plist named `App.plist`), `project.pbxproj`, `*.xcconfig`.
+  /// `AppPlist.strings` for an Info.plist named `App.plist`, or a string catalog
+  /// `InfoPlist.xcstrings`), `project.pbxproj`, `*.xcconfig`, and the manifests projects are
+  /// generated from (Tuist's `Project.swift`, XcodeGen's `project.yml`), which declare the
+  /// Info.plist's keys.
   static func isSettingsFile(_ name: String) -> Bool {
     name == "Info.plist" || name.hasSuffix("-Info.plist") || name.hasSuffix("Plist.strings")
-      || name == "project.pbxproj" || name.hasSuffix(".xcconfig")
+      || name.hasSuffix("Plist.xcstrings") || name == "project.pbxproj" || name.hasSuffix(".xcconfig")
+      || name == "Project.swift" || name == "project.yml" || name == "project.yaml"
+  }
+
+  /// Tuist's shared manifest code (`Tuist/ProjectDescriptionHelpers/*.swift`), where a
+  /// project's Info.plist keys are often declared once for all its targets.
+  static func isProjectGeneratorHelper(_ relativePath: String) -> Bool {
+    relativePath.hasSuffix(".swift")
+      && (relativePath.hasPrefix("ProjectDescriptionHelpers/") || relativePath.contains("/ProjectDescriptionHelpers/"))
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as

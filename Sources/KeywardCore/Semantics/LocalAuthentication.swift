@@ -41,6 +41,10 @@ public struct PolicyEvaluation {
   /// (`ensurePermission()`, `extension AppPermission`): the first evaluation is what makes the
   /// system ask for the Face ID permission, and a request for it guards nothing.
   public var requestsPermission = false
+  /// Whether every reason the prompt may show asks to confirm turning biometric unlock or an
+  /// app lock on or off (`"Enable Face ID"`, `"Authenticate to disable App Lock"`): the check
+  /// then guards a setting inside an app the user already has open, not a secret or an action.
+  public var confirmsLockSetting = false
 
   /// Whether the reply names neither `success` nor `error` (`{ _, _ in ... }`): its body runs
   /// whatever the outcome, so the result guards nothing.
@@ -74,9 +78,36 @@ extension SemanticModel {
         call: call, receiver: receiver, policyExpression: policy,
         policies: policy.map(policies(of:)) ?? [], reply: reply,
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
-        requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)))
+        requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)),
+        confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason")))
     }
   }
+
+  /// Whether every value `reason` may have is a string literal naming a change of a lock
+  /// setting: a verb that turns something on or off, and biometrics or a lock as its object.
+  private func confirmsLockSetting(reason: ExprSyntax?) -> Bool {
+    guard let reason else { return false }
+    let values = resolver.values(of: reason)
+    return !values.isEmpty
+      && values.allSatisfy { value in
+        guard let literal = SequenceShape.unwrap(value.expression).as(StringLiteralExprSyntax.self) else {
+          return false
+        }
+        // Words of the literal's source, interpolations included (`"Enable \(biometryName)"`).
+        let words = literal.description.lowercased().split { !$0.isLetter }.map(String.init)
+        let pairs = Set(zip(words, words.dropFirst()).map { $0 + " " + $1 })
+        let changes = words.contains(where: Self.settingVerbs.contains) || !pairs.isDisjoint(with: Self.settingPhrases)
+        let namesLock =
+          words.contains { $0.hasPrefix("biometr") || Self.lockWords.contains($0) }
+          || !pairs.isDisjoint(with: Self.lockPhrases)
+        return changes && namesLock
+      }
+  }
+
+  private static let settingVerbs: Set<String> = ["enable", "disable", "activate", "deactivate"]
+  private static let settingPhrases: Set<String> = ["turn on", "turn off", "switch on", "switch off"]
+  private static let lockWords: Set<String> = ["faceid", "touchid", "lock", "applock"]
+  private static let lockPhrases: Set<String> = ["face id", "touch id", "optic id"]
 
   /// Whether `evaluatePolicy(...)` or `self.evaluatePolicy(...)` calls a method of that name the
   /// enclosing type declares itself (an app's wrapper, in any of the file's blocks of that type),

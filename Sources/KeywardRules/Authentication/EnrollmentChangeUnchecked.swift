@@ -19,7 +19,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       without a keychain binding and never reads either property, and (except under the strict \
       profile) no other shipped file of the scan reads them either. A biometric policy handed to \
       a function of the file that evaluates its parameter is reported where it is chosen; an \
-      evaluation whose failure hands over to a passcode check is not biometrics-only.
+      evaluation whose failure hands over to a passcode check is not biometrics-only. One whose \
+      every prompt asks to turn biometric unlock or an app lock on or off is reported only by the \
+      strict profile.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
@@ -52,6 +54,10 @@ public struct EnrollmentChangeUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        EventBoundBiometricAuth.lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#, marker: "↓"),
+        profile: .strict),
       // The app's own `evaluatePolicy` is judged once: at the policy its caller picks.
       """
       import LocalAuthentication
@@ -83,6 +89,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
     ],
     clean: [
+      RuleExample(
+        EventBoundBiometricAuth.lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#)),
       // A permission request: the reply ignores the result, so nothing is guarded by it.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -156,7 +165,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       index.memberAccessesByName["domainState"] == nil
     else { return }
     for evaluation in model.policyEvaluations
-    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation) {
+    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation)
+      && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
+    {
       if model.binding(of: evaluation) == .keychainBound { continue }
       // A helper of this file evaluating the policy it is given: reported where biometrics are chosen.
       if evaluation.policies.isEmpty {

@@ -23,7 +23,8 @@ public struct EventBoundBiometricAuth: Rule {
       items added without an access control stays event-bound. A \
       context handed to another file's function is followed there after the scan (low \
       confidence when no file settles it). An evaluation in a function or type named for a \
-      permission asks for the Face ID permission and guards nothing.
+      permission asks for the Face ID permission and guards nothing; one whose prompt asks to \
+      turn biometric unlock or an app lock on or off, only under strict.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -76,6 +77,14 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Face ID""#, marker: "↓"),
+        profile: .strict),
+      // "Enable" names no lock: the prompt confirms an action, which the result alone decides.
+      RuleExample(
+        lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable payments""#, marker: "↓")),
       // The same, with the wrapper and its caller in different extensions of the type.
       """
       import LocalAuthentication
@@ -228,6 +237,8 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     ],
     clean: [
+      // The prompt confirms turning biometric unlock on or off inside the open app: strict only.
+      RuleExample(lockSettingPrompt(policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Face ID""#)),
       // A request for the Face ID permission, named so: the first evaluation makes the system ask.
       RuleExample(faceIDPrompt(named: "ensureFaceIDPermission", evaluate: "evaluatePolicy")),
       // A permission request: the reply ignores the result, so nothing is guarded by it.
@@ -361,13 +372,31 @@ public struct EventBoundBiometricAuth: Rule {
     """
   }
 
+  /// A settings switch that asks for the user before turning biometric unlock on: `reason` is
+  /// the prompt, and `marker` marks where a finding is expected.
+  static func lockSettingPrompt(policy: String, reason: String, marker: String = "") -> String {
+    """
+    final class SecuritySettings {
+        var biometricUnlockEnabled = false
+        func setBiometricUnlock(_ on: Bool) {
+            let context = LAContext()
+            context.\(marker)evaluatePolicy(\(policy), localizedReason: on ? \(reason) : "Disable Face ID") { ok, _ in
+                if ok { self.biometricUnlockEnabled = on }
+            }
+        }
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy", "LARight"] }
 
   public static func check(_ context: RuleContext) {
     let model = context.model
     // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges it).
     for evaluation in model.policyEvaluations
-    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody {
+    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
+      && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
+    {
       let range = evaluation.reportRange
       let message: String
       switch model.binding(of: evaluation) {

@@ -14,15 +14,16 @@ public struct PasscodeFallbackPolicy: Rule {
       `evaluatePolicy(.deviceOwnerAuthentication, ...)` (raw value 2) succeeds with biometrics or, \
       after failures or when biometrics are unavailable, with the device passcode; the watch and \
       companion policies accept a nearby device. For a sensitive transaction this makes the \
-      passcode, which is easier to observe than a face or finger, enough. \
-      `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` used to check that a passcode is set \
-      is good practice (MASTG-TEST-0248) and is never reported, nor is an evaluation whose \
+      passcode, easier to observe than a face or finger, enough. \
+      `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` checking that a passcode is set \
+      is good practice and is never reported, nor is an evaluation whose \
       context then reads an item protected by an access control or opens a Secure Enclave \
       key: that access control decides what unlocks it. On native macOS code the policy asks \
       for the user's login password, the Mac's own credential (and all a Mac without Touch ID \
       has); only the strict profile reports it there. An evaluation in a function or type named \
       for a permission (`ensureFaceIDPermission()`) asks for the Face ID permission and guards \
-      nothing.
+      nothing; one whose prompt asks to turn biometric unlock or an app lock on or off, only \
+      under strict.
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
@@ -65,6 +66,10 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(
+        EventBoundBiometricAuth.lockSettingPrompt(
+          policy: "↓.deviceOwnerAuthentication", reason: #""Turn on App Lock""#),
+        profile: .strict),
       RuleExample(
         """
         struct Gate {
@@ -127,6 +132,8 @@ public struct PasscodeFallbackPolicy: Rule {
       RuleExample(macApproval(marker: "↓"), profile: .strict),
     ],
     clean: [
+      RuleExample(
+        EventBoundBiometricAuth.lockSettingPrompt(policy: ".deviceOwnerAuthentication", reason: #""Turn on App Lock""#)),
       // The lock method is the caller's choice: this code offers both.
       RuleExample(lockMethodPrompt(passcode: ".deviceOwnerAuthentication")),
       // The passcode clears a biometry lockout on the context the protected read then retries
@@ -292,6 +299,7 @@ public struct PasscodeFallbackPolicy: Rule {
       // policy asks for the login password, the Mac's own credential (and all a Mac without
       // Touch ID has): the expected policy there, reported only under strict.
       guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
+        !evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence,
         model.binding(of: evaluation) != .keychainBound,
         context.options.reportsWeakEvidence || !TargetPlatform.isMacOSOnly(evaluation.call, in: model)
       else {
