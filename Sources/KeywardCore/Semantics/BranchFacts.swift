@@ -4,7 +4,13 @@ import SwiftSyntax
 public enum BranchFacts {
   /// Whether two nodes lie on branches that exclude each other, so one run never executes both:
   /// the `if` and `else` of one `if`, two cases of one `switch`, two clauses of one `#if`.
+  /// Also when the earlier one is followed by a `return` or `throw` that ends every way to the
+  /// later one (a `case` that sets one attribute and returns before the code after the `switch`
+  /// sets the other).
   public static func neverRunTogether(_ first: some SyntaxProtocol, _ second: some SyntaxProtocol) -> Bool {
+    let (earlier, later) =
+      first.position < second.position ? (Syntax(first), Syntax(second)) : (Syntax(second), Syntax(first))
+    if leavesBefore(reaching: later, from: earlier) { return true }
     var childOnPath: [SyntaxIdentifier: SyntaxIdentifier] = [:]
     var child = Syntax(first)
     while let parent = child.parent {
@@ -16,6 +22,31 @@ public enum BranchFacts {
       if let firstChild = childOnPath[parent.id] {
         guard firstChild != child.id else { return false }
         return excludes(parent, firstChild, child.id)
+      }
+      child = parent
+    }
+    return false
+  }
+
+  /// Whether a statement list holding `earlier` but not `later` has a `return` or `throw`
+  /// after `earlier`'s statement, at its own level, so that running `earlier` means leaving the
+  /// function before `later`. Closures and nested functions end the search: their `return`
+  /// leaves only them.
+  private static func leavesBefore(reaching later: Syntax, from earlier: Syntax) -> Bool {
+    let laterRange = later.position..<later.endPosition
+    var child = earlier
+    while let parent = child.parent {
+      if parent.is(ClosureExprSyntax.self) || parent.is(FunctionDeclSyntax.self) || parent.is(AccessorBlockSyntax.self)
+      {
+        return false
+      }
+      if parent.position..<parent.endPosition ~= laterRange.lowerBound { return false }
+      if let block = parent.as(CodeBlockItemListSyntax.self),
+        block.contains(where: { item in
+          item.position > child.position && (item.item.is(ReturnStmtSyntax.self) || item.item.is(ThrowStmtSyntax.self))
+        })
+      {
+        return true
       }
       child = parent
     }

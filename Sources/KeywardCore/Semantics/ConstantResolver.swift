@@ -258,9 +258,18 @@ public final class ConstantResolver {
     for element in condition {
       for token in element.tokens(viewMode: .sourceAccurate) {
         guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-          reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id,
-          let binding = binding(denotedBy: ExprSyntax(reference))
+          reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id
         else { continue }
+        guard let binding = binding(denotedBy: ExprSyntax(reference)) else {
+          // A value a `case` pattern binds (`case .keychain(let requirePresence)`) is the caller's
+          // when the switched value is.
+          if let subject = Self.switchSubject(binding: reference.baseName.text, around: Syntax(reference)),
+            isDecidedByCaller([subject][...], depth: depth + 1)
+          {
+            return true
+          }
+          continue
+        }
         if binding.kind == .parameter { return true }
         if binding.kind == .constant, SyntaxFacts.memberBlock(declaring: binding.node) == nil,
           let initializer = binding.initializer, isDecidedByCaller([initializer][...], depth: depth + 1)
@@ -270,6 +279,26 @@ public final class ConstantResolver {
       }
     }
     return false
+  }
+
+  /// The subject of the innermost `switch` whose enclosing `case` binds `name` in its pattern
+  /// (`case .option(let name)`, `case let .option(name)`), around `node`.
+  static func switchSubject(binding name: String, around node: Syntax) -> ExprSyntax? {
+    var current = node.parent
+    while let ancestor = current, !ancestor.is(FunctionDeclSyntax.self), !ancestor.is(ClosureExprSyntax.self) {
+      current = ancestor.parent
+      guard let switchCase = ancestor.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label else {
+        continue
+      }
+      let binds = label.caseItems.contains { item in
+        item.pattern.tokens(viewMode: .sourceAccurate).contains { token in
+          token.tokenKind == .identifier(name) && token.parent?.is(IdentifierPatternSyntax.self) == true
+        }
+      }
+      guard binds else { continue }
+      return switchCase.parent?.parent?.as(SwitchExprSyntax.self)?.subject
+    }
+    return nil
   }
 
   // MARK: The walk
@@ -376,7 +405,15 @@ public final class ConstantResolver {
         if let argument = call.call.arguments.first?.expression {
           let added = results.count
           collect([argument][...], conditional: conditional, throughName: true, depth: depth)
-          for index in added..<results.count { results[index].isAddedByMutation = true }
+          // An addition made only where the caller's arguments say (`if requirePresence {
+          // flags.insert(.userPresence) }`) is an option the function offers.
+          let deciding = BranchFacts.branchConditions(around: call.call, stop: { $0.id == binding.scope })
+            .compactMap { $0.condition.condition.as(ExprSyntax.self) }
+          let offered = !deciding.isEmpty && resolver.isDecidedByCaller(deciding[...])
+          for index in added..<results.count {
+            results[index].isAddedByMutation = true
+            if offered { results[index].chosenByCaller = true }
+          }
         }
       }
     }

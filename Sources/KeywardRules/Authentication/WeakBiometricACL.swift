@@ -82,6 +82,8 @@ public struct WeakBiometricACL: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The caller picks user presence through the option it passes: strict only.
+      RuleExample(storageOption(marker: "↓"), profile: .strict),
       // A setting, not the device, picks the passcode: a biometric device still gets `.userPresence`.
       """
       func accessControl(strict: Bool) -> SecAccessControl? {
@@ -280,6 +282,7 @@ public struct WeakBiometricACL: Rule {
           """),
     ],
     clean: [
+      RuleExample(storageOption(marker: "")),
       // Without biometrics the passcode is all the device can ask for.
       """
       static func accessControl(_ context: LAContext) throws -> SecAccessControl? {
@@ -612,6 +615,22 @@ public struct WeakBiometricACL: Rule {
   /// can ask for, so no biometric flag could take its place.
   private static func isOnlyChoiceWithoutBiometrics(_ origin: FlagOrigin, model: SemanticModel) -> Bool {
     origin.flag.name == "userPresence" && model.isWhereBiometricsAreUnavailable(origin.node)
+  }
+
+  /// A library whose storage option carries the caller's wish for user presence.
+  static func storageOption(marker: String) -> String {
+    """
+    func accessControl(for storage: StorageOption) -> SecAccessControl? {
+        var flags = SecAccessControlCreateFlags()
+        switch storage {
+        case .keychain(let requireUserPresence):
+            if requireUserPresence { flags.insert(\(marker).userPresence) }
+        case .plain:
+            return nil
+        }
+        return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+    }
+    """
   }
 
   static func isWeak(_ flag: AccessControlFlag, fromRawValue: Bool, _ weak: Set<String>) -> Bool {

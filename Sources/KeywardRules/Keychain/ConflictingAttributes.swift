@@ -83,6 +83,19 @@ public struct ConflictingAttributes: Rule {
       """,
     ],
     clean: [
+      // The case that sets the class returns before the access control is added after the switch.
+      """
+      func protect(_ item: inout [CFString: Any], storage: Storage) {
+          var flags = SecAccessControlCreateFlags()
+          switch storage {
+          case .protected: flags.insert(.biometryCurrentSet)
+          case .synchronized:
+              item[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
+              return
+          }
+          item[kSecAttrAccessControl] = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      }
+      """,
       "let query: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: access]",
       // Set in the two branches of one choice: never together.
       """
