@@ -95,7 +95,7 @@ extension SemanticModel {
   /// parameter it is the declared value (or default) of, or the computed property returning it;
   /// and the stored properties that name is assigned to (`self.keychain = keychain`).
   private func holders(of expression: ExprSyntax) -> [Binding] {
-    guard let first = binding(initializedWith: expression) else { return [] }
+    guard let first = binding(initializedWith: expression) ?? assignedHolder(of: expression) else { return [] }
     var holders = [first]
     for (target, value) in index.memberAssignmentsByName.values.joined()
     where resolver.binding(denotedBy: value)?.id == first.id {
@@ -104,6 +104,15 @@ extension SemanticModel {
       }
     }
     return holders
+  }
+
+  /// The property a store is assigned to where it is made (`self.keychain = Keychain(service:
+  /// "x")` in an `init`), for a property declared without a value.
+  private func assignedHolder(of expression: ExprSyntax) -> Binding? {
+    guard let assignment = index.assignmentsByName.values.joined().first(where: { $0.value.id == expression.id }),
+      let property = resolver.binding(denotedBy: assignment.target), property.initializer == nil
+    else { return nil }
+    return property
   }
 
   private func binding(initializedWith expression: ExprSyntax) -> Binding? {

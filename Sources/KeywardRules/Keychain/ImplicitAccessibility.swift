@@ -101,6 +101,16 @@ public struct ImplicitAccessibility: Rule {
         let credentials = ↓SimpleKeychain(service: "com.example.auth")
         func store(_ refreshToken: String) throws { try credentials.set(refreshToken, forKey: "refresh") }
         """, profile: .strict),
+      // The store is made in `init` and kept in a property declared without a value.
+      RuleExample(
+        """
+        import KeychainAccess
+        final class AccountKeychain {
+            private var keychain: Keychain
+            init() { keychain = ↓Keychain(service: "com.example.account") }
+            func save(password: String) { keychain["password"] = password }
+        }
+        """, profile: .strict),
       // The store is a parameter's default kept in a property, or a computed property's value.
       RuleExample(
         """
