@@ -86,10 +86,13 @@ public struct WeakBiometricACL: Rule {
       RuleExample(storageOption(marker: "↓"), profile: .strict),
       // A setting, not the device, picks the passcode: a biometric device still gets `.userPresence`.
       """
-      func accessControl(strict: Bool) -> SecAccessControl? {
-          var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
-          if strict { flags.insert(.biometryCurrentSet) } else { flags.insert(↓.userPresence) }
-          return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+      final class Vault {
+          var strict = UserDefaults.standard.bool(forKey: "strictUnlock")
+          func accessControl() -> SecAccessControl? {
+              var flags: SecAccessControlCreateFlags = [.privateKeyUsage]
+              if strict { flags.insert(.biometryCurrentSet) } else { flags.insert(↓.userPresence) }
+              return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+          }
       }
       """,
       // Chosen by the caller, reported at the choice (the use is a related location).
