@@ -11,7 +11,7 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       `kSecAccessControlWatch`, the watch policies, `LAErrorTouchID...` codes, `LABiometryNone`, \
       `evaluatedPolicyDomainState` read on another object, and `SecKeyGeneratePair`, \
       `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt`, `SecKeyDecrypt`, and the legacy \
-      `SecKeychain…` password functions of macOS. Not in the `else` of \
+      `SecKeychain…` item and search functions of macOS, where they are called. Not in the `else` of \
       `if (@available(...))`, where the replacement does not exist, nor under `#if \
       __IPHONE_OS_VERSION_MIN_REQUIRED < ...` (built only for older deployment targets). \
       `kSecAccessControlTouchIDAny` and the "always" classes are reported, with their \
@@ -28,6 +28,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      "OSStatus status = ↓SecKeychainSearchCreateFromAttributes(NULL, kSecGenericPasswordItemClass, &list, &search);",
+      "OSStatus status = ↓SecKeychainItemCreateFromContent(kSecGenericPasswordItemClass, &list, length, data, NULL, NULL, &item);",
       "query[(__bridge id)↓kSecUseOperationPrompt] = @\"Authenticate\";",
       "SecAccessControlRef a = SecAccessControlCreateWithFlags(NULL, p, ↓kSecAccessControlTouchIDCurrentSet, NULL);",
       "if (error.code == ↓LAErrorTouchIDLockout) { [self showPasscode]; }",
@@ -42,6 +44,8 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
       """,
     ],
     clean: [
+      // The function's address kept for an error's details calls nothing.
+      "NSDictionary *info = @{@\"function\": [NSValue valueWithPointer:SecKeychainFindGenericPassword]};",
       """
       if (@available(iOS 11.3, *)) {
           flags = kSecAccessControlBiometryCurrentSet;
@@ -90,6 +94,10 @@ public struct ObjCDeprecatedSecurityAPI: Rule {
     let fallbacks = objc.availabilityFallbacks
     for (index, token) in objc.tokens.enumerated() where token.kind == .identifier {
       guard !fallbacks.contains(where: { $0.contains(index) }) else { continue }
+      // A function only where it is called: its address kept as a value (`[NSValue
+      // valueWithPointer:SecKeychainFindGenericPassword]`, for an error's details) runs nothing.
+      let isFunction = DeprecatedSecurityAPI.functions[token.text] != nil
+      if isFunction, objc.tokens.indices.contains(index + 1) ? objc.tokens[index + 1].text != "(" : true { continue }
       if let replacement = replacements[token.text] {
         let since = DeprecatedSecurityAPI.functions[token.text].map { " since \($0.since)" } ?? ""
         context.report(token, message: "`\(token.text)` is deprecated\(since); use \(replacement).")

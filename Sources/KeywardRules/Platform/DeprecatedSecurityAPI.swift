@@ -18,7 +18,7 @@ public struct DeprecatedSecurityAPI: Rule {
       policies and flag (macOS 15), `LAError`'s `touchID...` codes (iOS 11), \
       `LABiometryType.typeNone` (iOS 11.2), and the key functions `SecKeyGeneratePair`, \
       `SecKeyRawSign`, `SecKeyRawVerify`, `SecKeyEncrypt` and `SecKeyDecrypt` (iOS 15), and the \
-      legacy `SecKeychain…` password functions (macOS 10.10). `.touchIDAny` and \
+      legacy `SecKeychain…` item and search functions (macOS 10.7 and 10.10). `.touchIDAny` and \
       `kSecAttrAccessibleAlways` / `...AlwaysThisDeviceOnly` are reported, with their \
       deprecation, by `swift.weak_biometric_acl` and `swift.weak_keychain_accessibility`. Uses \
       on the fallback of an `#available` check, or inside a declaration marked deprecated \
@@ -83,6 +83,7 @@ public struct DeprecatedSecurityAPI: Rule {
   /// there is no automatic fix.
   static let functions: [String: (since: String, replacement: String)] = keyFunctions.mapValues { ("iOS 15", $0) }
     .merging(legacyKeychainFunctions.mapValues { ("macOS 10.10", $0 + legacyKeychainNote) }) { $1 }
+    .merging(legacySearchFunctions.mapValues { ("macOS 10.7", $0 + legacyKeychainNote) }) { $1 }
   static let keyFunctions: [String: String] = [
     "SecKeyGeneratePair":
       "`SecKeyCreateRandomKey`, with `kSecAttrIsPermanent` in `kSecPrivateKeyAttrs` to keep the key in the keychain",
@@ -108,6 +109,14 @@ public struct DeprecatedSecurityAPI: Rule {
       "an access group (`kSecAttrAccessGroup`) shared by the apps that need the item",
     "SecKeychainSetUserInteractionAllowed":
       "an `LAContext` with `interactionNotAllowed` as `kSecUseAuthenticationContext` of each query (this call changes a process-wide setting)",
+    "SecKeychainGetUserInteractionAllowed":
+      "an `LAContext` with `interactionNotAllowed` as `kSecUseAuthenticationContext` of each query",
+    "SecKeychainItemCreateFromContent": "`SecItemAdd`",
+  ]
+  /// The keychain search functions, deprecated earlier than the rest.
+  static let legacySearchFunctions: [String: String] = [
+    "SecKeychainSearchCreateFromAttributes": "`SecItemCopyMatching` with `kSecMatchLimitAll`",
+    "SecKeychainSearchCopyNext": "`SecItemCopyMatching` with `kSecMatchLimitAll`",
   ]
   static let legacyKeychainNote =
     ", and `kSecUseDataProtectionKeychain` so the item gets the data protection keychain's access classes and access controls"
