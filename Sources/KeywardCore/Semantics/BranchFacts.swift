@@ -84,6 +84,9 @@ public enum BranchFacts {
           guard item.position < child.position else { break }
           if let guardStatement = item.item.as(GuardStmtSyntax.self) {
             found += guardStatement.conditions.map { ($0, holds: true) }
+          } else if let exit = Self.earlyExit(item), exit.conditions.count == 1, let only = exit.conditions.first {
+            // `if condition { …; return }` with one condition: what follows runs where it fails.
+            found.append((only, holds: false))
           }
         }
       } else if let guardStatement = parent.as(GuardStmtSyntax.self), guardStatement.body.id == child.id {
@@ -92,6 +95,16 @@ public enum BranchFacts {
       child = parent
     }
     return found
+  }
+
+  /// An `if` without `else` standing as a statement whose body ends by leaving the function.
+  private static func earlyExit(_ item: CodeBlockItemSyntax) -> IfExprSyntax? {
+    let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+    guard let ifExpression = expression?.as(IfExprSyntax.self), ifExpression.elseBody == nil,
+      let last = ifExpression.body.statements.last?.item,
+      last.is(ReturnStmtSyntax.self) || last.is(ThrowStmtSyntax.self)
+    else { return nil }
+    return ifExpression
   }
 
   /// The `if #available(…)` / `guard #available(…)` conditions `node` is under, with whether it

@@ -209,6 +209,13 @@ public struct DeprecatedSecurityAPI: Rule {
           }
       }
       """,
+      // After an `if #available` that returns, only older systems run on.
+      """
+      func isUnavailable(_ code: LAError.Code) -> Bool {
+          if #available(iOS 11, *) { return code == .biometryNotAvailable }
+          return code == .touchIDNotAvailable
+      }
+      """,
       """
       func enrollmentState(of context: LAContext) -> Data? {
           guard #available(iOS 18, *) else { return context.evaluatedPolicyDomainState }
