@@ -45,6 +45,14 @@ public struct CleartextStoragePreferences: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The tokens are serialized into data kept in a local before the write.
+      """
+      func save(_ session: OAuthSession) throws {
+          let fields: [String: Any] = ["token_type": session.tokenType, "refresh_token": session.refreshToken]
+          let data = try JSONSerialization.data(withJSONObject: fields)
+          UserDefaults.standard.set(↓data, forKey: "session-\\(session.account)")
+      }
+      """,
       // A session's id is the session's credential, unlike a user's id.
       "func remember(sessionID: String) { UserDefaults.standard.set(↓sessionID, forKey: \"current\") }",
       // Two acronyms in a row still name an API key.
@@ -162,6 +170,14 @@ public struct CleartextStoragePreferences: Rule {
       #"UserDefaults.standard.set(↓signer.privkey, forKey: "signerKey")"#,
     ],
     clean: [
+      // Only the session's type and expiry are serialized.
+      """
+      func save(_ session: OAuthSession) throws {
+          let fields: [String: Any] = ["token_type": session.tokenType, "expires_in": session.lifetime]
+          let data = try JSONSerialization.data(withJSONObject: fields)
+          UserDefaults.standard.set(data, forKey: "session-\\(session.account)")
+      }
+      """,
       // The predicate's names say which names are kept, not what they are.
       """
       final class RecentSearches {
