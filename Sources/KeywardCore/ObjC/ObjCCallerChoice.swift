@@ -35,8 +35,9 @@ extension ObjCModel {
     }
     let header = Array(tokens[start..<open])
     var names: Set<String> = []
-    if header.first?.text == "-" || header.first?.text == "+" {
-      // `: ( type ) name`
+    // `: ( type ) name`: a method's parameters, also inside a macro declaring one
+    // (`RCT_EXPORT_METHOD(authenticate:(NSDictionary *)options resolver:…)`).
+    if header.first?.text == "-" || header.first?.text == "+" || header.contains(where: { $0.text == ":" }) {
       for position in header.indices.dropLast(2) where header[position].text == ":" && header[position + 1].text == "("
       {
         var depth = 0
@@ -95,5 +96,76 @@ extension ObjCModel {
     else { return false }
     let parameters = parameterNames(enclosing: index)
     return tokens[(open + 1)..<(position - 1)].contains { $0.kind == .identifier && parameters.contains($0.text) }
+  }
+}
+
+extension ObjCModel {
+  /// Whether the token at `index` sits in a block run only on a branch the method's caller
+  /// decides: the body (or the `else`) of an `if` whose condition reads a parameter, or a local
+  /// given a value that reads one (`BOOL allowPasscode = [options[@"allowPasscode"] boolValue];
+  /// if (allowPasscode) { policy = LAPolicyDeviceOwnerAuthentication; }`).
+  public func isOnBranchChosenByCaller(tokenAt index: Int) -> Bool {
+    guard index < tokens.count, let body = valueSources.bodies.indexOfRange(containing: tokens[index].start) else {
+      return false
+    }
+    let bodyStart = valueSources.bodies[body].lowerBound
+    var decided = parameterNames(enclosing: index)
+    guard !decided.isEmpty else { return false }
+    // Locals whose value reads a parameter (or such a local), in the order they are given one.
+    var position = tokenIndex(startingAt: bodyStart) ?? index
+    while position < index {
+      defer { position += 1 }
+      guard tokens[position].text == "=", position > 0, tokens[position - 1].kind == .identifier,
+        position + 1 < tokens.count, tokens[position + 1].text != "="
+      else { continue }
+      var end = position + 1
+      while end < index, tokens[end].text != ";" { end += 1 }
+      if tokens[(position + 1)..<end].contains(where: { $0.kind == .identifier && decided.contains($0.text) }) {
+        decided.insert(tokens[position - 1].text)
+      }
+    }
+    // Each block around the token, innermost first, up to the body.
+    var depth = 0
+    position = index
+    while position > 0, tokens[position - 1].start > bodyStart {
+      position -= 1
+      if tokens[position].text == "}" {
+        depth += 1
+      } else if tokens[position].text == "{" {
+        if depth > 0 {
+          depth -= 1
+          continue
+        }
+        if let condition = ifCondition(ofBlockAt: position),
+          condition.contains(where: { $0.kind == .identifier && decided.contains($0.text) })
+        {
+          return true
+        }
+      }
+    }
+    return false
+  }
+
+  /// The condition tokens of the `if` whose body, or whose `else` body, opens at `open`.
+  private func ifCondition(ofBlockAt open: Int) -> ArraySlice<ObjCToken>? {
+    guard open > 1 else { return nil }
+    if tokens[open - 1].text == ")", let start = Self.openingParenthesis(of: open - 1, in: tokens), start > 0,
+      tokens[start - 1].text == "if"
+    {
+      return tokens[(start + 1)..<(open - 1)]
+    }
+    // `} else {`: the `if` before the block that closes there.
+    guard tokens[open - 1].text == "else", tokens[open - 2].text == "}" else { return nil }
+    var depth = 0
+    var position = open - 2
+    while position >= 0 {
+      if tokens[position].text == "}" { depth += 1 }
+      if tokens[position].text == "{" {
+        depth -= 1
+        if depth == 0 { return ifCondition(ofBlockAt: position) }
+      }
+      position -= 1
+    }
+    return nil
   }
 }

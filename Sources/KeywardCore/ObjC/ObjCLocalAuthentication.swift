@@ -10,10 +10,11 @@ extension ObjCModel {
   }
 
   /// Whether `policy`, one of the policies of the `evaluatePolicy:` part `part`, is picked by the
-  /// method's caller (`isChosenByCaller(_:argumentStart:)`).
+  /// method's caller (`isChosenByCaller(_:argumentStart:)`, `isOnBranchChosenByCaller`).
   public func isPolicyChosenByCaller(_ policy: ObjCToken, part: ObjCToken) -> Bool {
     guard let index = tokenIndex(startingAt: part.start) else { return false }
-    return isChosenByCaller(policy, argumentStart: index + 2)
+    if isChosenByCaller(policy, argumentStart: index + 2) { return true }
+    return tokenIndex(startingAt: policy.start).map { isOnBranchChosenByCaller(tokenAt: $0) } ?? false
   }
 
   private static func policy(named token: ObjCToken) -> LAPolicyCase? {

@@ -113,6 +113,8 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
                          localizedReason:reason reply:^(BOOL ok, NSError *error) {}];
         }
         """, profile: .strict),
+      // Chosen in an `if` on an option the caller passes: the caller's choice, strict only.
+      RuleExample(objcOptionPrompt(marker: "↓"), profile: .strict),
       // A condition the method decides itself is no caller's choice.
       """
       - (void)unlock {
@@ -123,6 +125,7 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       """,
     ],
     clean: [
+      RuleExample(objcOptionPrompt(marker: "")),
       // On a Mac the policy asks for the login password, the expected credential there.
       """
       #import <Cocoa/Cocoa.h>
@@ -147,6 +150,20 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
       }
       """,
     ])
+
+  /// A module method whose options, passed by its caller, may allow the passcode.
+  static func objcOptionPrompt(marker: String) -> String {
+    """
+    - (void)prompt:(NSDictionary *)options resolver:(RCTPromiseResolveBlock)resolve {
+        BOOL allowPasscode = [options[@"allowPasscode"] boolValue];
+        LAPolicy policy = LAPolicyDeviceOwnerAuthenticationWithBiometrics;
+        if (allowPasscode) {
+            policy = \(marker)LAPolicyDeviceOwnerAuthentication;
+        }
+        [[LAContext new] evaluatePolicy:policy localizedReason:@"Confirm" reply:^(BOOL ok, NSError *error) { resolve(@(ok)); }];
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
 

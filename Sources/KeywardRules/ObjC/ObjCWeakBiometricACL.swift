@@ -31,6 +31,7 @@ public struct ObjCWeakBiometricACL: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(objcPresenceOption(marker: "↓"), profile: .strict),
       "SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓kSecAccessControlBiometryAny | kSecAccessControlPrivateKeyUsage, &error);",
       "SecAccessControlRef sacRef = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, ↓kSecAccessControlUserPresence, err);",
       "SecAccessControlCreateWithFlags(0, kSecAttrAccessibleAlways, ↓2, 0);",
@@ -67,6 +68,7 @@ public struct ObjCWeakBiometricACL: Rule {
       """,
     ],
     clean: [
+      RuleExample(objcPresenceOption(marker: "")),
       "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
       // The wrapper's own declaration of its policy constants.
       """
@@ -104,15 +106,37 @@ public struct ObjCWeakBiometricACL: Rule {
       """,
     ])
 
+  /// A module method whose caller's option lets the key accept the passcode.
+  static func objcPresenceOption(marker: String) -> String {
+    """
+    - (void)createKeys:(NSDictionary *)params {
+        BOOL allowDeviceCredentials = [params[@"allowDeviceCredentials"] boolValue];
+        SecAccessControlCreateFlags flags = kSecAccessControlBiometryCurrentSet;
+        if (allowDeviceCredentials) {
+            flags = \(marker)kSecAccessControlUserPresence;
+        }
+        SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, NULL);
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["SecAccessControl", "UICKeyChainStoreAuthenticationPolicy"]
   }
 
   public static func check(_ context: RuleContext) {
     let weak = Set(context.options.strings("weakBiometricFlags"))
-    for (token, flags, fromInteger) in context.objc.accessControlFlags {
+    let objc = context.objc
+    for (token, flags, fromInteger) in objc.accessControlFlags {
       let weakFlags = flags.filter { WeakBiometricACL.isWeak($0, fromRawValue: fromInteger, weak) }
       guard let first = weakFlags.first else { continue }
+      // A flag set where the caller's option says (`if (allowPasscode) { flags = …UserPresence; }`)
+      // is the caller's choice: strict only.
+      if !context.options.reportsWeakEvidence,
+        objc.tokenIndex(startingAt: token.start).map({ objc.isOnBranchChosenByCaller(tokenAt: $0) }) == true
+      {
+        continue
+      }
       let names = weakFlags.map { "`\($0.objcName)`" }.joined(separator: " and ")
       let subject = fromInteger ? "`\(token.text)` sets \(names)." : "`\(token.text)`"
       let consequence = WeakBiometricACL.consequence(of: first.name)
