@@ -14,7 +14,8 @@ public struct ObjCWeakBiometricACL: Rule {
       arguments, returning them whatever the arguments are), and macros handing their \
       argument to the call; and UICKeyChainStore's \
       `...AuthenticationPolicyTouchIDAny` / `...UserPresence`. Such items stay unlockable with \
-      biometrics enrolled after they were protected.
+      biometrics enrolled after they were protected. A flag set only where the method's caller \
+      asks (an `if` on a parameter) is that caller's choice, reported by the strict profile.
       """,
     vulnerableExample: """
       SecAccessControlRef access = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
