@@ -7,11 +7,7 @@ extension SemanticModel {
   /// local it is kept in. Such a key never leaves the device, whatever accessibility class the
   /// access control names.
   public func protectsOnlyEnclaveKeys(_ creation: FunctionCallExprSyntax) -> Bool {
-    if Self.reachesEnclaveKey(Syntax(creation)) { return true }
-    guard let binding = resolver.binding(initializedWith: creation),
-      let references = resolver.references(to: binding)?.references, !references.isEmpty
-    else { return false }
-    return references.allSatisfy { Self.reachesEnclaveKey(Syntax($0)) }
+    resolver.everyUse(of: creation, satisfies: Self.reachesEnclaveKey)
   }
 
   /// Whether the value at `node` is an enclave key's access control: the `accessControl:`

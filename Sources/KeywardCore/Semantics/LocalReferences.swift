@@ -56,4 +56,14 @@ extension ConstantResolver {
     }
     return (scope, found)
   }
+
+  /// Whether `use` holds for the value `expression` makes wherever it goes: where it is made, or,
+  /// kept in a local, at every reference to that local (none at all is no use that holds).
+  public func everyUse(of expression: some ExprSyntaxProtocol, satisfies use: (Syntax) -> Bool) -> Bool {
+    if use(Syntax(expression)) { return true }
+    guard let binding = binding(initializedWith: expression),
+      let references = references(to: binding)?.references, !references.isEmpty
+    else { return false }
+    return references.allSatisfy { use(Syntax($0)) }
+  }
 }

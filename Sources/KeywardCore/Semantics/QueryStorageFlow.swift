@@ -186,11 +186,7 @@ extension SemanticModel {
   /// (`CFEqual(existing, made)`), where it is made or through the local it is kept in, as a
   /// template that recognises another item's access control.
   public func isMadeOnlyForComparison(_ creation: FunctionCallExprSyntax) -> Bool {
-    if ValueUse.isCompared(Syntax(creation)) { return true }
-    guard let binding = resolver.binding(initializedWith: creation),
-      let references = resolver.references(to: binding)?.references, !references.isEmpty
-    else { return false }
-    return references.allSatisfy { ValueUse.isCompared(Syntax($0)) }
+    resolver.everyUse(of: creation, satisfies: ValueUse.isCompared)
   }
 
   /// Whether a constant is only looked for, never put anywhere: compared or asserted, or an
