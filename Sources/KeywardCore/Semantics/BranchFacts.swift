@@ -28,6 +28,20 @@ public enum BranchFacts {
     return false
   }
 
+  /// Whether one run may execute either node without the other: they never run together
+  /// (`neverRunTogether`), or they lie in different functions (a query a helper builds and its
+  /// caller completes) and one of them runs only on a branch of its own function, whose
+  /// condition the other function cannot be seen to share.
+  public static func mayRunApart(_ first: some SyntaxProtocol, _ second: some SyntaxProtocol) -> Bool {
+    if neverRunTogether(first, second) { return true }
+    let isBoundary: (Syntax) -> Bool = { $0.is(FunctionDeclSyntax.self) || $0.is(ClosureExprSyntax.self) }
+    let firstFunction = Syntax(first).ancestorOrSelf(mapping: { isBoundary($0) ? $0 : nil })
+    let secondFunction = Syntax(second).ancestorOrSelf(mapping: { isBoundary($0) ? $0 : nil })
+    guard firstFunction?.id != secondFunction?.id else { return false }
+    return !branchConditions(around: first, stop: isBoundary).isEmpty
+      || !branchConditions(around: second, stop: isBoundary).isEmpty
+  }
+
   /// Whether a statement list holding `earlier` but not `later` has a `return` or `throw`
   /// after `earlier`'s statement, at its own level, so that running `earlier` means leaving the
   /// function before `later`. Closures and nested functions end the search: their `return`

@@ -177,6 +177,24 @@ extension SemanticModel {
         }
       }
     }
+    // A dictionary a function of the file builds and returns, kept in a local the caller adds to
+    // (`var item = Self.keychainQuery(account:); item[kSecValueData] = data; SecItemAdd(item…)`):
+    // the local's query also holds what the function wrote, and is reported at its dictionary.
+    for id in order {
+      guard let binding = queries[id]!.binding, let initializer = binding.initializer,
+        let call = SequenceShape.unwrapCasts(initializer).as(FunctionCallExprSyntax.self),
+        let name = SyntaxFacts.calledName(call)
+      else { continue }
+      let functions = (index.bindingsByName[name] ?? []).filter { $0.kind == .function }
+      guard functions.count == 1, let body = functions[0].body?.as(CodeBlockItemListSyntax.self) else { continue }
+      let returned = SyntaxFacts.returnedExpressions(in: body)
+      guard returned.count == 1 else { continue }
+      let helper = identity(of: Syntax(SequenceShape.unwrapCasts(returned[0])))
+      guard helper != id, let built = queries[helper] else { continue }
+      queries[id]!.writes += built.writes
+      queries[id]!.removals += built.removals
+      if queries[id]!.literal == nil { queries[id]!.literal = built.literal }
+    }
     for id in order { queries[id]!.storage = storage(of: queries[id]!) }
     var built = order.map { queries[$0]! }
     Self.markProbes(&built)

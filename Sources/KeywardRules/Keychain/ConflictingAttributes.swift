@@ -83,6 +83,20 @@ public struct ConflictingAttributes: Rule {
       """,
     ],
     clean: [
+      // The helper synchronizes only when asked; the caller's device-only class is on the other side.
+      """
+      func query(sharing: Bool) -> [String: Any] {
+          var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "user"]
+          if sharing { query[kSecAttrSynchronizable as String] = true }
+          return query
+      }
+      func store(_ user: Data, sharing: Bool) {
+          var item = query(sharing: sharing)
+          item[kSecAttrAccessible as String] = sharing ? kSecAttrAccessibleAfterFirstUnlock : kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+          item[kSecValueData as String] = user
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       // The case that sets the class returns before the access control is added after the switch.
       """
       func protect(_ item: inout [CFString: Any], storage: Storage) {
@@ -176,7 +190,7 @@ public struct ConflictingAttributes: Rule {
       // set in the `if` and the `else`: never together.
       for write in query.writes(forKey: "kSecAttrAccessible") where !query.isRemoved(after: write) {
         let controls = query.writes(forKey: "kSecAttrAccessControl").filter {
-          !BranchFacts.neverRunTogether($0.node, write.node)
+          !BranchFacts.mayRunApart($0.node, write.node)
         }
         guard !controls.isEmpty else { continue }
         var advice = "Pass the accessibility to `SecAccessControlCreateWithFlags` and drop this attribute."
@@ -193,7 +207,7 @@ public struct ConflictingAttributes: Rule {
       }
       for value in query.synchronizableTrueValues(in: model) {
         let deviceOnly = query.writes(forKey: "kSecAttrAccessible").filter {
-          !BranchFacts.neverRunTogether($0.node, value)
+          !BranchFacts.mayRunApart($0.node, value)
         }.flatMap { model.resolver.values(of: $0.value) }
           .compactMap { AccessibilityClass.denoted(by: $0.expression)?.value }.filter(\.isThisDeviceOnly)
         guard let accessibility = deviceOnly.first else { continue }

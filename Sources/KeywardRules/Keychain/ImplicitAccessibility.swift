@@ -101,6 +101,26 @@ public struct ImplicitAccessibility: Rule {
         let credentials = ↓SimpleKeychain(service: "com.example.auth")
         func store(_ refreshToken: String) throws { try credentials.set(refreshToken, forKey: "refresh") }
         """, profile: .strict),
+      // A function of the file builds the dictionary; the caller adds the data and the item.
+      RuleExample(
+        """
+        struct PasswordItem {
+            let service: String
+            let account: String
+            private static func query(service: String, account: String) -> [String: AnyObject] {
+                var query: [String: AnyObject] = ↓[kSecClass as String: kSecClassGenericPassword]
+                query[kSecAttrService as String] = service as AnyObject
+                query[kSecAttrAccount as String] = account as AnyObject
+                return query
+            }
+            func save(password: String) {
+                var item = Self.query(service: service, account: account)
+                item[kSecValueData as String] = Data(password.utf8) as AnyObject
+                let status = SecItemAdd(item as CFDictionary, nil)
+                guard status == errSecSuccess else { return }
+            }
+        }
+        """, profile: .strict),
       // The store is made in `init` and kept in a property declared without a value.
       RuleExample(
         """
