@@ -8,6 +8,11 @@ public struct KeychainQuery {
   public var binding: Binding?
   /// The dictionary literal, when the query starts as one.
   public var literal: DictionaryExprSyntax?
+  /// The empty dictionary the query starts as when it is made, not written
+  /// (`var query = [String: AnyObject]()`), then filled by subscripts.
+  public var emptyConstruction: FunctionCallExprSyntax?
+  /// Where the dictionary starts: its literal, or the empty dictionary it is made as.
+  public var site: Syntax? { literal.map(Syntax.init) ?? emptyConstruction.map(Syntax.init) }
   public var writes: [KeychainAttributeWrite]
   /// Attributes taken out again: `removeValue(forKey:)`, `CFDictionaryRemoveValue`, `query[key] = nil`.
   public var removals: [KeychainAttributeWrite] = []
@@ -142,7 +147,11 @@ extension SemanticModel {
         let unwrapped = SequenceShape.unwrapCasts(expression)
         if let binding = resolver.binding(denotedBy: unwrapped) {
           let literal = binding.initializer.flatMap { SequenceShape.unwrapCasts($0).as(DictionaryExprSyntax.self) }
-          return entry(binding.id, binding: binding, literal: literal)
+          let id = entry(binding.id, binding: binding, literal: literal)
+          if queries[id]!.emptyConstruction == nil {
+            queries[id]!.emptyConstruction = binding.initializer.flatMap(Self.emptyDictionaryConstruction)
+          }
+          return id
         }
         if let literal = unwrapped.as(DictionaryExprSyntax.self) { return identity(of: Syntax(literal)) }
       }
@@ -194,11 +203,27 @@ extension SemanticModel {
       queries[id]!.writes += built.writes
       queries[id]!.removals += built.removals
       if queries[id]!.literal == nil { queries[id]!.literal = built.literal }
+      if queries[id]!.emptyConstruction == nil { queries[id]!.emptyConstruction = built.emptyConstruction }
     }
     for id in order { queries[id]!.storage = storage(of: queries[id]!) }
     var built = order.map { queries[$0]! }
     Self.markProbes(&built)
     return built
+  }
+
+  /// `[String: Any]()` or `Dictionary<String, Any>()`: an empty dictionary made by its type.
+  static func emptyDictionaryConstruction(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+    guard let call = SequenceShape.unwrapCasts(expression).as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+      call.trailingClosure == nil
+    else { return nil }
+    let called = call.calledExpression
+    if called.is(DictionaryExprSyntax.self) { return call }
+    if let generic = called.as(GenericSpecializationExprSyntax.self),
+      generic.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Dictionary"
+    {
+      return call
+    }
+    return nil
   }
 
   /// See `KeychainQuery.isProbe`. Deletes are few: each is described once, then matched
@@ -268,11 +293,11 @@ extension SemanticModel {
   /// and if a variable holds it, that is a local one changed only by subscripts (no `merge`,
   /// no reassignment, never passed `inout`). Only then does a missing attribute mean missing.
   public func isFullySeen(_ query: KeychainQuery) -> Bool {
-    guard let literal = query.literal else { return false }
+    guard query.site != nil else { return false }
     // Every key must be one Keyward reads (`SecKeys.accessible.rawValue` may be anything).
     let keys = (query.writes + query.removals).map(\.keyExpression.position)
     func namesAKey(_ node: some SyntaxProtocol) -> Bool { keys.contains { node.range.contains($0) } }
-    if let elements = literal.content.as(DictionaryElementListSyntax.self),
+    if let elements = query.literal?.content.as(DictionaryElementListSyntax.self),
       !elements.allSatisfy({ namesAKey($0.key) })
     {
       return false

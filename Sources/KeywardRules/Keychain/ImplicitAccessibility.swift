@@ -108,7 +108,8 @@ public struct ImplicitAccessibility: Rule {
             let service: String
             let account: String
             private static func query(service: String, account: String) -> [String: AnyObject] {
-                var query: [String: AnyObject] = ↓[kSecClass as String: kSecClassGenericPassword]
+                var query = ↓[String: AnyObject]()
+                query[kSecClass as String] = kSecClassGenericPassword
                 query[kSecAttrService as String] = service as AnyObject
                 query[kSecAttrAccount as String] = account as AnyObject
                 return query
@@ -119,6 +120,18 @@ public struct ImplicitAccessibility: Rule {
                 let status = SecItemAdd(item as CFDictionary, nil)
                 guard status == errSecSuccess else { return }
             }
+        }
+        """, profile: .strict),
+      // The dictionary is made empty and filled by subscripts.
+      RuleExample(
+        """
+        func save(token: String) {
+            var query = ↓Dictionary<String, Any>()
+            query[kSecClass as String] = kSecClassGenericPassword
+            query[kSecAttrAccount as String] = "token"
+            query[kSecValueData as String] = Data(token.utf8)
+            let status = SecItemAdd(query as CFDictionary, nil)
+            guard status == errSecSuccess else { return }
         }
         """, profile: .strict),
       // The store is made in `init` and kept in a property declared without a value.
@@ -404,7 +417,7 @@ public struct ImplicitAccessibility: Rule {
       // An item that may sync through iCloud Keychain needs a class that leaves the device, as
       // the default does; `ThisDeviceOnly` would forbid the sync.
       // Native macOS code's file-based keychain has no classes to default to.
-      guard let literal = query.literal, model.isFullySeen(query), storesSecretMaterial(query, model: model),
+      guard let literal = query.site, model.isFullySeen(query), storesSecretMaterial(query, model: model),
         !query.mayBeSynchronized(in: model), !model.goesToFileBasedKeychain(query)
       else { continue }
       let onlyInIf = classKeys.filter(query.has).sorted().map { "`\($0)`" }.joined(separator: " or ")

@@ -184,7 +184,7 @@ public struct ItemWithoutAccessControl: Rule {
     // An item synchronized through iCloud Keychain cannot carry an access control that asks
     // for the user: such items stay on their device.
     for query in model.keychainQueries where query.mayStore && !query.isProbe && !query.mayBeSynchronized(in: model) {
-      guard let literal = query.literal, let subject = subject(of: query, patterns: patterns, model: model),
+      guard let literal = query.site, let subject = subject(of: query, patterns: patterns, model: model),
         subject.isEvident || context.options.reportsWeakEvidence
       else { continue }
       context.report(
