@@ -47,6 +47,14 @@ public enum BranchFacts {
   /// function before `later`. Closures and nested functions end the search: their `return`
   /// leaves only them.
   private static func leavesBefore(reaching later: Syntax, from earlier: Syntax) -> Bool {
+    // Only within one function: a `return` hands the value on to the caller, which goes on.
+    let isBoundary: (Syntax) -> Bool = {
+      $0.is(ClosureExprSyntax.self) || $0.is(FunctionDeclSyntax.self) || $0.is(AccessorBlockSyntax.self)
+    }
+    guard
+      earlier.ancestorOrSelf(mapping: { isBoundary($0) ? $0.id : nil })
+        == later.ancestorOrSelf(mapping: { isBoundary($0) ? $0.id : nil })
+    else { return false }
     let laterRange = later.position..<later.endPosition
     var child = earlier
     while let parent = child.parent {

@@ -47,6 +47,21 @@ public struct ConflictingAttributes: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The helper's access control and the caller's class end up in one add.
+      """
+      func baseQuery() -> [String: Any] {
+          var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+          query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+              nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .biometryCurrentSet, nil)
+          return query
+      }
+      func save(_ secret: Data) {
+          var item = baseQuery()
+          item[↓kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+          item[kSecValueData as String] = secret
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       """
       let query: [String: Any] = [
           kSecValueData as String: data,
