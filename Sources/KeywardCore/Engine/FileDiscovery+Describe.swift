@@ -11,8 +11,7 @@ extension FileDiscovery {
     var library: LibraryLayout?
     var platform = ProjectPlatform.unspecified
     var xcodeProjects: XcodeProjectScope?
-    var shipsInLibrary = false
-    var insideXcodeProject = false
+    var packaging = LibraryPackaging()
     if absolutePath.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
       var folder = root
       var relativePrefix = ""
@@ -22,10 +21,7 @@ extension FileDiscovery {
         if let layout = LibraryLayout.read(folder: folder, relativePrefix: relativePrefix, entryNames: names) {
           library = layout
         }
-        shipsInLibrary =
-          shipsInLibrary
-          || LibraryLayout.shipsLibrary(folder: folder, entryNames: names, insideXcodeProject: insideXcodeProject)
-        insideXcodeProject = insideXcodeProject || names.contains { $0.hasSuffix(".xcodeproj") }
+        packaging = packaging.entering(folder: folder, entryNames: names)
         platform = ProjectPlatform.of(
           entry: next, declared: ProjectPlatform.declared(inFolder: folder, entryNames: names), outer: platform)
         xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: xcodeProjects)
@@ -37,7 +33,7 @@ extension FileDiscovery {
       of: relative, namedInDependency: PathOrigin.isInsideDependencyFolder(absolutePath))
     var described = DiscoveredFile(
       absolutePath: absolutePath, relativePath: relative, size: size, origin: origin, originIsConfigured: configured,
-      library: library, projectPlatform: platform, shipsInLibrary: shipsInLibrary)
+      library: library, projectPlatform: platform, shipsInLibrary: packaging.shipsLibrary)
     described.xcodeProjects = xcodeProjects
     return described
   }

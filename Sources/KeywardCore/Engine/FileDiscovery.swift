@@ -217,10 +217,11 @@ public struct FileDiscovery {
     var namedInDependency = false
     /// The innermost library repository being walked (`LibraryLayout`).
     var library: LibraryLayout?
-    /// Whether a folder being walked describes a library apps link (`LibraryLayout.shipsLibrary`).
-    var shipsInLibrary = false
-    /// Whether a folder being walked holds an Xcode project.
-    var insideXcodeProject = false
+    /// Whether the folders being walked describe a library apps link.
+    var packaging = LibraryPackaging()
+    /// Whether the folder being walked lies in Tuist's shared manifest code
+    /// (`Tuist/ProjectDescriptionHelpers`), where a project's Info.plist keys are often declared.
+    var inProjectHelpers = false
     /// What the nearest project manifest above says the code is built for.
     var projectPlatform = ProjectPlatform.unspecified
     /// The Xcode projects whose folders hold the folder being walked, when they alone decide
@@ -264,7 +265,7 @@ public struct FileDiscovery {
       var found = DiscoveredFile(
         absolutePath: path, relativePath: relative, size: size, kind: kind, origin: origin,
         originIsConfigured: configured, library: library, projectPlatform: projectPlatform,
-        shipsInLibrary: shipsInLibrary)
+        shipsInLibrary: packaging.shipsLibrary)
       found.xcodeProjects = xcodeProjects
       return found
     }
@@ -347,27 +348,24 @@ public struct FileDiscovery {
       closedir(stream)
       let prefix = folder.hasSuffix("/") ? folder : folder + "/"
       let relativePrefix = relative.isEmpty || folder == discovery.root ? "" : relative + "/"
+      let names = entries.map(\.name)
       let outerLibrary = library
-      if let layout = LibraryLayout.read(
-        folder: folder, relativePrefix: relativePrefix, entryNames: entries.map(\.name))
-      {
+      if let layout = LibraryLayout.read(folder: folder, relativePrefix: relativePrefix, entryNames: names) {
         library = layout
       }
-      let outerShipsInLibrary = shipsInLibrary
-      let outerInsideXcodeProject = insideXcodeProject
-      let names = entries.map(\.name)
-      shipsInLibrary =
-        shipsInLibrary
-        || LibraryLayout.shipsLibrary(folder: folder, entryNames: names, insideXcodeProject: insideXcodeProject)
-      insideXcodeProject = insideXcodeProject || names.contains { $0.hasSuffix(".xcodeproj") }
+      let outerPackaging = packaging
+      packaging = packaging.entering(folder: folder, entryNames: names)
+      let outerInProjectHelpers = inProjectHelpers
+      inProjectHelpers =
+        inProjectHelpers || relative == "ProjectDescriptionHelpers" || relative.hasSuffix("/ProjectDescriptionHelpers")
       let outerPlatform = projectPlatform
-      let declared = ProjectPlatform.declared(inFolder: folder, entryNames: entries.map(\.name))
+      let declared = ProjectPlatform.declared(inFolder: folder, entryNames: names)
       let outerProjects = xcodeProjects
-      xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: entries.map(\.name), outer: outerProjects)
+      xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: outerProjects)
       defer {
         library = outerLibrary
-        shipsInLibrary = outerShipsInLibrary
-        insideXcodeProject = outerInsideXcodeProject
+        packaging = outerPackaging
+        inProjectHelpers = outerInProjectHelpers
         projectPlatform = outerPlatform
         xcodeProjects = outerProjects
       }
@@ -394,8 +392,7 @@ public struct FileDiscovery {
     /// dependency folders are remembered, to be reported once.
     mutating func skipsEntry(named name: String, isFolder: Bool, relative: String) -> Bool {
       guard isFolder else {
-        if FileDiscovery.isSettingsFile(name) || FileDiscovery.isProjectGeneratorHelper(relative), !isExcluded(relative)
-        {
+        if FileDiscovery.isSettingsFile(name) || (inProjectHelpers && name.hasSuffix(".swift")), !isExcluded(relative) {
           settingsFiles.append(relative)
         }
         return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
@@ -417,13 +414,6 @@ public struct FileDiscovery {
     name == "Info.plist" || name.hasSuffix("-Info.plist") || name.hasSuffix("Plist.strings")
       || name.hasSuffix("Plist.xcstrings") || name == "project.pbxproj" || name.hasSuffix(".xcconfig")
       || name == "Project.swift" || name == "project.yml" || name == "project.yaml"
-  }
-
-  /// Tuist's shared manifest code (`Tuist/ProjectDescriptionHelpers/*.swift`), where a
-  /// project's Info.plist keys are often declared once for all its targets.
-  static func isProjectGeneratorHelper(_ relativePath: String) -> Bool {
-    relativePath.hasSuffix(".swift")
-      && (relativePath.hasPrefix("ProjectDescriptionHelpers/") || relativePath.contains("/ProjectDescriptionHelpers/"))
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as

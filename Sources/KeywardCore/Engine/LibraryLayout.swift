@@ -63,6 +63,22 @@ public struct LibraryLayout: Sendable, Hashable {
   }
 }
 
+/// What the folders from the scan root down to a file say about whether its code ships in a
+/// library that apps link (`LibraryLayout.shipsLibrary`), carried down as a walk enters folders.
+struct LibraryPackaging: Sendable, Hashable {
+  var shipsLibrary = false
+  /// Whether a folder above holds an Xcode project: a package there is an app's own modules.
+  var insideXcodeProject = false
+
+  /// The packaging below `folder`, given its entries.
+  func entering(folder: String, entryNames: [String]) -> LibraryPackaging {
+    LibraryPackaging(
+      shipsLibrary: shipsLibrary
+        || LibraryLayout.shipsLibrary(folder: folder, entryNames: entryNames, insideXcodeProject: insideXcodeProject),
+      insideXcodeProject: insideXcodeProject || entryNames.contains { $0.hasSuffix(".xcodeproj") })
+  }
+}
+
 private final class ManifestVisitor: SyntaxVisitor {
   var folders: [String] = []
   var declaresLibrary = false

@@ -112,21 +112,15 @@ extension ObjCModel {
     var decided = parameterNames(enclosing: index)
     guard !decided.isEmpty else { return false }
     // Locals whose value reads a parameter (or such a local), in the order they are given one.
-    var position = tokenIndex(startingAt: bodyStart) ?? index
-    while position < index {
-      defer { position += 1 }
-      guard tokens[position].text == "=", position > 0, tokens[position - 1].kind == .identifier,
-        position + 1 < tokens.count, tokens[position + 1].text != "="
-      else { continue }
-      var end = position + 1
-      while end < index, tokens[end].text != ";" { end += 1 }
-      if tokens[(position + 1)..<end].contains(where: { $0.kind == .identifier && decided.contains($0.text) }) {
-        decided.insert(tokens[position - 1].text)
-      }
+    for (name, value) in valueSources.assignments(inBodyHolding: tokens[index].start)
+    where (value.first?.start ?? .max) < tokens[index].start
+      && value.contains(where: { $0.kind == .identifier && decided.contains($0.text) })
+    {
+      decided.insert(name)
     }
     // Each block around the token, innermost first, up to the body.
     var depth = 0
-    position = index
+    var position = index
     while position > 0, tokens[position - 1].start > bodyStart {
       position -= 1
       if tokens[position].text == "}" {
@@ -155,17 +149,9 @@ extension ObjCModel {
       return tokens[(start + 1)..<(open - 1)]
     }
     // `} else {`: the `if` before the block that closes there.
-    guard tokens[open - 1].text == "else", tokens[open - 2].text == "}" else { return nil }
-    var depth = 0
-    var position = open - 2
-    while position >= 0 {
-      if tokens[position].text == "}" { depth += 1 }
-      if tokens[position].text == "{" {
-        depth -= 1
-        if depth == 0 { return ifCondition(ofBlockAt: position) }
-      }
-      position -= 1
-    }
-    return nil
+    guard tokens[open - 1].text == "else", tokens[open - 2].text == "}",
+      let thenBlock = Self.opening(of: open - 2, in: tokens, pair: ("{", "}"))
+    else { return nil }
+    return ifCondition(ofBlockAt: thenBlock)
   }
 }

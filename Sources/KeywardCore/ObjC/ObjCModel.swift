@@ -228,11 +228,16 @@ public final class ObjCModel {
 
   /// The index of the `(` that the `)` at `close` closes, if `tokens` holds one.
   static func openingParenthesis(of close: Int, in tokens: [ObjCToken]) -> Int? {
+    opening(of: close, in: tokens, pair: ("(", ")"))
+  }
+
+  /// The index of the token opening the group that the `pair.close` token at `close` closes.
+  static func opening(of close: Int, in tokens: [ObjCToken], pair: (open: String, close: String)) -> Int? {
     var depth = 0
     var position = close
     while position >= 0 {
-      if tokens[position].text == ")" { depth += 1 }
-      if tokens[position].text == "(" {
+      if tokens[position].text == pair.close { depth += 1 }
+      if tokens[position].text == pair.open {
         depth -= 1
         if depth == 0 { return position }
       }

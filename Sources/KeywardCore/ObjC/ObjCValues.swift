@@ -48,6 +48,13 @@ struct ObjCValueSources {
     return earlier.isEmpty ? nil : earlier
   }
 
+  /// Every `name = value;` of the body holding byte `offset`: names and values, in source order.
+  func assignments(inBodyHolding offset: Int) -> [(name: String, value: [ObjCToken])] {
+    guard let body = bodyIndex(holding: offset), let byName = assignments[body] else { return [] }
+    return byName.flatMap { name, values in values.map { (name, $0) } }
+      .sorted { ($0.value.first?.start ?? 0) < ($1.value.first?.start ?? 0) }
+  }
+
   private func bodyIndex(holding offset: Int) -> Int? { bodies.indexOfRange(containing: offset) }
 
   private mutating func collectAssignments(in body: Range<Int>, of tokens: [ObjCToken], number: Int) {

@@ -14,23 +14,9 @@ extension SemanticModel {
       else { continue }
       if available != holds { return true }
     }
-    var child = Syntax(node)
-    while let parent = child.parent, !boundary(parent) {
-      // `condition ? then : otherwise`, unfolded: the condition a single expression.
-      if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
-        let elements = Array(list)
-        let position = elements.firstIndex { $0.id == child.id }
-        if let ternaryIndex = elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
-          ternaryIndex == 1, let position, position >= ternaryIndex, position <= ternaryIndex + 1,
-          let available = biometricsAvailable(when: elements[0], depth: 0),
-          available != (position == ternaryIndex)
-        {
-          return true
-        }
-      }
-      child = parent
+    return BranchFacts.ternaryConditions(around: node, stop: boundary).contains { condition, holds in
+      biometricsAvailable(when: condition, depth: 0).map { $0 != holds } ?? false
     }
-    return false
   }
 
   /// What `expression` being true says about biometrics: `true` when it means they can be used,
@@ -47,11 +33,9 @@ extension SemanticModel {
         return !policies.isEmpty && policies.allSatisfy { $0.rawValue == 1 } ? true : nil
       }
       // A function of this file answering the question (`isBiometrySupported(context)`).
-      let answers = (index.bindingsByName[name] ?? []).filter { $0.kind == .function }.compactMap { function in
-        function.body?.as(CodeBlockItemListSyntax.self).map(SyntaxFacts.returnedExpressions(in:))
+      let meanings = returnedExpressions(ofFunctionCalledBy: value).map {
+        biometricsAvailable(when: $0, depth: depth + 1)
       }
-      guard answers.count == 1, let returned = answers.first, !returned.isEmpty else { return nil }
-      let meanings = returned.map { biometricsAvailable(when: $0, depth: depth + 1) }
       guard let first = meanings.first, let meaning = first, meanings.allSatisfy({ $0 == meaning }) else { return nil }
       return meaning
     }

@@ -119,6 +119,28 @@ public enum BranchFacts {
     return found
   }
 
+  /// The conditions of the ternaries `node` is a branch of, innermost first, with whether it is
+  /// the branch taken where the condition holds: `condition ? then : otherwise`, unfolded, whose
+  /// condition is a single expression. The walk ends below the first ancestor `stop` accepts.
+  public static func ternaryConditions(
+    around node: some SyntaxProtocol, stop: (Syntax) -> Bool = { _ in false }
+  ) -> [(condition: ExprSyntax, holds: Bool)] {
+    var found: [(condition: ExprSyntax, holds: Bool)] = []
+    var child = Syntax(node)
+    while let parent = child.parent, !stop(parent) {
+      if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
+        let elements = Array(list)
+        if let ternary = elements.firstIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }), ternary == 1,
+          let position = elements.firstIndex(where: { $0.id == child.id }), position == 1 || position == 2
+        {
+          found.append((elements[0], holds: position == 1))
+        }
+      }
+      child = parent
+    }
+    return found
+  }
+
   /// An `if` without `else` standing as a statement whose body ends by leaving the function.
   private static func earlyExit(_ item: CodeBlockItemSyntax) -> IfExprSyntax? {
     let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)

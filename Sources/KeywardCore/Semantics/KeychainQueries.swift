@@ -190,13 +190,8 @@ extension SemanticModel {
     // (`var item = Self.keychainQuery(account:); item[kSecValueData] = data; SecItemAdd(item…)`):
     // the local's query also holds what the function wrote, and is reported at its dictionary.
     for id in order {
-      guard let binding = queries[id]!.binding, let initializer = binding.initializer,
-        let call = SequenceShape.unwrapCasts(initializer).as(FunctionCallExprSyntax.self),
-        let name = SyntaxFacts.calledName(call)
-      else { continue }
-      let functions = (index.bindingsByName[name] ?? []).filter { $0.kind == .function }
-      guard functions.count == 1, let body = functions[0].body?.as(CodeBlockItemListSyntax.self) else { continue }
-      let returned = SyntaxFacts.returnedExpressions(in: body)
+      guard let initializer = queries[id]!.binding?.initializer else { continue }
+      let returned = returnedExpressions(ofFunctionCalledBy: initializer)
       guard returned.count == 1 else { continue }
       let helper = identity(of: Syntax(SequenceShape.unwrapCasts(returned[0])))
       guard helper != id, let built = queries[helper] else { continue }
