@@ -350,7 +350,7 @@ public enum SensitiveNames {
       + (asKey ? [] : subscriptedWords(into: expression, model: model))
   }
 
-  private static func ownWords(in expression: ExprSyntax, model: SemanticModel, asKey: Bool, depth: Int = 0)
+  static func ownWords(in expression: ExprSyntax, model: SemanticModel, asKey: Bool, depth: Int = 0)
     -> [String]
   {
     var words: [String] = []
@@ -362,38 +362,7 @@ public enum SensitiveNames {
         sources.append(value.expression)
       }
     }
-    // Data serialized from a value kept in a local (`JSONSerialization.data(withJSONObject:
-    // tokens)`) holds what that value holds: its names and keys, one step further.
-    if !asKey && depth == 0 {
-      for source in sources {
-        guard let serialized = serializedValue(of: source), serialized.is(DeclReferenceExprSyntax.self) else {
-          continue
-        }
-        // A dictionary's entries are judged one by one: a `token_type` beside a `refresh_token`
-        // does not make the refresh token any less secret.
-        let dictionaries = model.resolver.values(of: serialized).compactMap {
-          SequenceShape.unwrapCasts($0.expression).as(DictionaryExprSyntax.self)
-        }
-        guard !dictionaries.isEmpty else {
-          words += ownWords(in: serialized, model: model, asKey: false, depth: depth + 1)
-          continue
-        }
-        for case .elements(let elements) in dictionaries.map(\.content) {
-          for element in elements {
-            let entry = element.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
-              switch token.tokenKind {
-              case .identifier(let text), .stringSegment(let text): text
-              default: nil
-              }
-            }
-            let describesOther = entry.contains { word in
-              nameWords(word).contains { notSecretWords.contains($0) || notCredentialTokenWords.contains($0) }
-            }
-            if !describesOther { words += entry }
-          }
-        }
-      }
-    }
+    if !asKey && depth == 0 { words += sources.flatMap { serializedWords(of: $0, model: model) } }
     // Names it is made from, their declared types (`CKServerChangeToken`), and strings inside
     // it (`Identifier(nonEmpty: "tokens")`), one step into where it comes from.
     for source in sources {
@@ -415,23 +384,6 @@ public enum SensitiveNames {
       }
     }
     return words
-  }
-
-  /// The value a serializer call turns into data: the first argument of
-  /// `JSONSerialization.data(withJSONObject:)`, `PropertyListSerialization.data(fromPropertyList:)`,
-  /// `NSKeyedArchiver.archivedData(withRootObject:)` and an encoder's `encode(_:)`.
-  private static func serializedValue(of expression: ExprSyntax) -> ExprSyntax? {
-    guard let call = SequenceShape.unwrap(expression).as(FunctionCallExprSyntax.self),
-      let name = SyntaxFacts.calledName(call), let first = call.arguments.first
-    else { return nil }
-    let label = first.label?.text
-    switch (name, label) {
-    case ("data", "withJSONObject"), ("data", "fromPropertyList"), ("archivedData", "withRootObject"),
-      ("encode", nil):
-      return first.expression
-    default:
-      return nil
-    }
   }
 
   /// What the file puts into a variable by subscript, keys and values:
