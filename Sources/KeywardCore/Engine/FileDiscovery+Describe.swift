@@ -12,6 +12,7 @@ extension FileDiscovery {
     var platform = ProjectPlatform.unspecified
     var xcodeProjects: XcodeProjectScope?
     var packaging = LibraryPackaging()
+    var insideProject = false
     if absolutePath.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
       var folder = root
       var relativePrefix = ""
@@ -25,6 +26,7 @@ extension FileDiscovery {
         platform = ProjectPlatform.of(
           entry: next, declared: ProjectPlatform.declared(inFolder: folder, entryNames: names), outer: platform)
         xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: xcodeProjects)
+        insideProject = insideProject || names.contains(where: FileDiscovery.isProjectManifest)
         folder = (folder as NSString).appendingPathComponent(next)
         relativePrefix += next + "/"
       }
@@ -35,6 +37,7 @@ extension FileDiscovery {
       absolutePath: absolutePath, relativePath: relative, size: size, origin: origin, originIsConfigured: configured,
       library: library, projectPlatform: platform, shipsInLibrary: packaging.shipsLibrary)
     described.xcodeProjects = xcodeProjects
+    described.isInsideScannedProject = insideProject
     return described
   }
 }

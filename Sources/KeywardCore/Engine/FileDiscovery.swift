@@ -30,6 +30,11 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// The Xcode projects that decide whether the file is built (`XcodeProjectScope`).
   var xcodeProjects: XcodeProjectScope?
 
+  /// Whether a folder of the scan at or above the file holds a project or package manifest
+  /// (`.xcodeproj`, `Package.swift`, a podspec, Tuist's or XcodeGen's): the scan then holds
+  /// the code that may call the file's internal functions.
+  public var isInsideScannedProject = false
+
   /// Whether the Xcode projects around the file compile it in no target
   /// (`XcodeProjectMembership`): code that ships in no app. Headers are in no build phase that
   /// compiles, so they are never judged. Asked only for files with findings.
@@ -227,6 +232,8 @@ public struct FileDiscovery {
     /// The Xcode projects whose folders hold the folder being walked, when they alone decide
     /// what is built there (no package manifest or podspec nearer): nil when nothing is judged.
     var xcodeProjects: XcodeProjectScope?
+    /// Whether a folder walked above holds a project manifest (`isInsideScannedProject`).
+    var insideProject = false
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -267,6 +274,7 @@ public struct FileDiscovery {
         originIsConfigured: configured, library: library, projectPlatform: projectPlatform,
         shipsInLibrary: packaging.shipsLibrary)
       found.xcodeProjects = xcodeProjects
+      found.isInsideScannedProject = insideProject
       return found
     }
 
@@ -362,7 +370,10 @@ public struct FileDiscovery {
       let declared = ProjectPlatform.declared(inFolder: folder, entryNames: names)
       let outerProjects = xcodeProjects
       xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: outerProjects)
+      let outerInsideProject = insideProject
+      insideProject = insideProject || names.contains(where: FileDiscovery.isProjectManifest)
       defer {
+        insideProject = outerInsideProject
         library = outerLibrary
         packaging = outerPackaging
         inProjectHelpers = outerInProjectHelpers
@@ -414,6 +425,12 @@ public struct FileDiscovery {
     name == "Info.plist" || name.hasSuffix("-Info.plist") || name.hasSuffix("Plist.strings")
       || name.hasSuffix("Plist.xcstrings") || name == "project.pbxproj" || name.hasSuffix(".xcconfig")
       || name == "Project.swift" || name == "project.yml" || name == "project.yaml"
+  }
+
+  /// A project or package manifest's name: the folder holding it holds the project's code.
+  static func isProjectManifest(_ name: String) -> Bool {
+    name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") || name.hasSuffix(".podspec")
+      || ["Package.swift", "Project.swift", "project.yml", "project.yaml"].contains(name)
   }
 
   /// The extension of a file name or path, without the dot ("" when there is none), as

@@ -5,27 +5,43 @@ extension FileScanner {
   /// with them); the configuration and the path, which can change without the file changing,
   /// come over them here.
   static func placed(_ outcome: FileOutcome, in file: DiscoveredFile) -> FileOutcome {
-    let outcome = placedInventory(outcome, in: file)
+    var outcome = placedInventory(outcome, in: file)
     guard !outcome.findings.isEmpty else { return outcome }
     let unbuilt = file.isBuiltByNoTarget
-    guard file.originIsConfigured || file.origin != .app || unbuilt else { return outcome }
-    var placed = outcome
-    for index in placed.findings.indices {
-      placed.findings[index].origin = file.origin(content: placed.findings[index].origin)
-      // A file no target compiles ships in no build, whatever its clauses say.
-      if unbuilt { placed.findings[index].buildCondition = .unbuilt }
+    if file.originIsConfigured || file.origin != .app || unbuilt {
+      for index in outcome.findings.indices {
+        outcome.findings[index].origin = file.origin(content: outcome.findings[index].origin)
+        // A file no target compiles ships in no build, whatever its clauses say.
+        if unbuilt { outcome.findings[index].buildCondition = .unbuilt }
+      }
     }
-    return placed
+    // Whether another file calls a function is judged only for shipped code of a project the
+    // scan holds whole: a scan of one folder of an app does not see the callers outside it.
+    for index in outcome.findings.indices where outcome.findings[index].handOff?.unlessNamedInProject != nil {
+      let finding = outcome.findings[index]
+      guard !file.isInsideScannedProject || finding.origin != .app || finding.buildCondition != nil else { continue }
+      outcome.findings[index].handOff?.unlessNamedInProject = nil
+      if outcome.findings[index].handOff?.waitsForNothing == true { outcome.findings[index].handOff = nil }
+    }
+    return outcome
   }
 
   /// The findings with where their code lives by the contents, and the build it is in.
+  /// `calledElsewhere` names the internal function around an offset that only other files
+  /// could call (`FunctionsCalledElsewhere`): a finding there waits for the whole scan.
   static func placing(
-    _ findings: [Finding], origin: CodeOrigin, condition: (Int) -> BuildCondition?
+    _ findings: [Finding], origin: CodeOrigin, condition: (Int) -> BuildCondition?,
+    calledElsewhere: (Int) -> String? = { _ in nil }
   ) -> [Finding] {
     findings.map { finding in
       var placed = finding
       placed.origin = origin
       placed.buildCondition = condition(finding.location.start.offset)
+      if placed.buildCondition == nil, let name = calledElsewhere(finding.location.start.offset) {
+        var handOff = placed.handOff ?? HandOff(call: nil, settledMessage: nil)
+        handOff.unlessNamedInProject = name
+        placed.handOff = handOff
+      }
       return placed
     }
   }

@@ -65,6 +65,9 @@ public struct FileScanner: Sendable {
   public var contextLines = 0
   /// Set when the scan takes an inventory: the words a file must hold to have one.
   var inventoryTokens: TokenSearch?
+  /// Where a whole scan collects the words of its Swift files, to tell which functions no file
+  /// calls.
+  var projectWords: ProjectWords?
 
   public init(
     rules: [ConfiguredRule], wrappers: [WrapperMapping] = WrapperMapping.builtIn,
@@ -118,6 +121,7 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
+    if let projectWords, FileDiscovery.pathExtension(path) == "swift" { projectWords.add(bytes) }
     guard let cache, inventoryTokens == nil else {
       return excerpted(
         Self.placed(scan(bytes: bytes, path: path, platform: file.projectPlatform), in: file), bytes: bytes)
@@ -279,7 +283,9 @@ public struct FileScanner: Sendable {
       // One per file: it finds the file's uncalled functions once, for findings and inventory.
       let conditions = SwiftBuildConditions(tree: tree)
       place = {
-        Self.placing($0, origin: ContentOrigin.origin(of: tree, bytes: bytes), condition: conditions.condition(at:))
+        Self.placing(
+          $0, origin: ContentOrigin.origin(of: tree, bytes: bytes), condition: conditions.condition(at:),
+          calledElsewhere: FunctionsCalledElsewhere(tree: tree).name(at:))
       }
       outcome.facts = Self.callFacts(
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })

@@ -25,10 +25,14 @@ public struct HandOffSettler {
   private let faceIDUsage: FaceIDUsage
   /// The files (relative paths) of a library repository's shipped targets (`isLibraryCode`).
   private let libraryFiles: Set<String>
+  /// The words of every Swift file of a whole scan; nil when the scan saw only some files.
+  private let projectWords: ProjectWords?
 
   public init(
-    facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown, libraryFiles: Set<String> = []
+    facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown, libraryFiles: Set<String> = [],
+    projectWords: ProjectWords? = nil
   ) {
+    self.projectWords = projectWords
     self.faceIDUsage = faceIDUsage
     self.libraryFiles = libraryFiles
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
@@ -66,6 +70,12 @@ public struct HandOffSettler {
       guard let handOff = finding.handOff else { return finding }
       var settled = finding
       settled.handOff = nil
+      // An internal function no file of the project names: nothing calls it.
+      if let name = handOff.unlessNamedInProject, let projectWords, !projectWords.contains(name) {
+        settled.buildCondition = .uncalled
+        settled.message +=
+          " No file of the scanned project names `\(name)` but to declare it, so nothing calls this code."
+      }
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
       // A library's own code: the apps that link it declare the usage, not this repository.
       if handOff.unlessFaceIDUsageIsDeclared

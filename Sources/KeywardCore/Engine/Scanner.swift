@@ -95,9 +95,11 @@ public struct Scanner: Sendable {
         folder: $0,
         ruleset: ScanCache.ruleset(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize))
     }
+    let projectWords = ProjectWords()
     let scanner = {
       var configured = FileScanner(rules: rules, wrappers: wrappers, maximumFileSize: request.maximumFileSize)
       configured.cache = cache
+      configured.projectWords = projectWords
       configured.binaryAnalyzer = binaryAnalyzer
       configured.contextLines = request.contextLines
       return request.takesInventory ? configured.takingInventory() : configured
@@ -181,8 +183,7 @@ public struct Scanner: Sendable {
     let order = byFile.keys.sorted()
     // A partial scan with hand-offs waiting also reads the files it left out (and so collects
     // every file's facts itself, in discovery order).
-    let partial =
-      files.count < discovered.count && (!parked.isEmpty || byFile.values.contains { $0.hasUnsettledFindings })
+    let partial = files.count < discovered.count && reaches.anyWaitsOnFacts
     // A partial scan reads the other files' relays only later: it keeps every reach.
     try reaches.restore(
       into: &byFile, relays: order.flatMap { byFile[$0]!.facts.relays }, everything: partial)
@@ -192,10 +193,11 @@ public struct Scanner: Sendable {
     } else {
       for index in order { facts.append(byFile[index]!.facts) }
     }
+    // A scan of some of the files does not know what the others call.
     let settler = HandOffSettler(
       facts: facts, rules: rules,
       faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }),
-      libraryFiles: libraryFiles.all)
+      libraryFiles: libraryFiles.all, projectWords: files.count == discovered.count ? projectWords : nil)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.values.reduce(0) { $0 + $1.findings.count })
     var issues = discoveryIssues

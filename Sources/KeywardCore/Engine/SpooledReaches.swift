@@ -12,6 +12,10 @@ final class SpooledReaches: @unchecked Sendable {
   private var pieces: [Int: ByteSpool.Piece] = [:]
   /// The names calls of waiting findings hand a value to (`HandOff.call`, `.enclosingCall`).
   private var waitingNames: Set<String> = []
+  private var waitsOnFacts = false
+
+  /// Whether a waiting finding needs what other files' functions do (`HandOff.needsCallFacts`).
+  var anyWaitsOnFacts: Bool { lock.withLock { waitsOnFacts } }
 
   /// Moves the reaches out of `facts`, into the spool, as those of file `file`.
   func keep(_ facts: inout CallFacts, file: Int) {
@@ -28,8 +32,12 @@ final class SpooledReaches: @unchecked Sendable {
   /// Notes the calls that `findings` wait on.
   func noteWaiting(_ findings: [Finding]) {
     let names = findings.flatMap { [$0.handOff?.call?.name, $0.handOff?.enclosingCall?.name].compactMap { $0 } }
-    guard !names.isEmpty else { return }
-    lock.withLock { waitingNames.formUnion(names) }
+    let needsFacts = findings.contains { $0.handOff?.needsCallFacts == true }
+    guard !names.isEmpty || needsFacts else { return }
+    lock.withLock {
+      waitingNames.formUnion(names)
+      waitsOnFacts = waitsOnFacts || needsFacts
+    }
   }
 
   /// Puts back into each file's facts the reaches of the names a waiting call may lead to

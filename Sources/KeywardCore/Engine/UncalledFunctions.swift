@@ -41,3 +41,120 @@ enum UncalledFunctions {
     }
   }
 }
+
+/// Internal functions that only other files could call: not `private` (`UncalledFunctions`
+/// judges those), `public` or `open` (a library's callers are elsewhere), neither overriding
+/// nor exposed to the Objective-C runtime, and in no type or extension that conforms to
+/// anything (the system may call a conformance's requirement by a name no file of the app
+/// writes). When the file itself never names one but to declare it, a finding in it waits for
+/// the rest of the scan (`HandOff.unlessNamedInProject`).
+final class FunctionsCalledElsewhere {
+  private let tree: SourceFileSyntax
+  /// The identifiers the file uses, but the names its functions are declared with.
+  private lazy var namesUsed: Set<String> = {
+    var names: Set<String> = []
+    for token in tree.tokens(viewMode: .sourceAccurate) {
+      guard case .identifier(let text) = token.tokenKind else { continue }
+      if let function = token.parent?.as(FunctionDeclSyntax.self), function.name.id == token.id { continue }
+      names.insert(text)
+    }
+    return names
+  }()
+  /// The types the file declares with an inheritance clause: their extensions conform too.
+  private lazy var conformingTypes: Set<String> = {
+    let finder = ConformingTypes(viewMode: .sourceAccurate)
+    finder.walk(tree)
+    return finder.names
+  }()
+
+  init(tree: SourceFileSyntax) { self.tree = tree }
+
+  /// The name of the internal function around `offset` that this file never calls, if any.
+  func name(at offset: Int) -> String? {
+    guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return nil }
+    var node = token.parent
+    // A local function runs when the function around it does: that one is judged.
+    while let current = node {
+      if let function = current.as(FunctionDeclSyntax.self), Self.isMember(function) {
+        return candidateName(function)
+      }
+      node = current.parent
+    }
+    return nil
+  }
+
+  private func candidateName(_ function: FunctionDeclSyntax) -> String? {
+    guard case .identifier(let name) = function.name.tokenKind, name != "main", !namesUsed.contains(name),
+      Self.isInternal(function.modifiers, function.attributes)
+    else { return nil }
+    var node = function.parent
+    while let current = node {
+      if let group = current.asProtocol(DeclGroupSyntax.self) {
+        guard !current.is(ProtocolDeclSyntax.self), group.inheritanceClause == nil,
+          Self.isInternal(group.modifiers, group.attributes)
+        else { return nil }
+        if let extended = current.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription,
+          conformingTypes.contains(extended)
+        {
+          return nil
+        }
+      }
+      node = current.parent
+    }
+    return name
+  }
+
+  /// A function declared in a type, an extension or at the top of the file (not inside another
+  /// function's body).
+  private static func isMember(_ function: FunctionDeclSyntax) -> Bool {
+    function.parent?.is(MemberBlockItemSyntax.self) == true
+      || function.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+  }
+
+  /// Whether neither modifiers nor attributes open the declaration to callers Keyward cannot
+  /// see: other modules, a superclass, the Objective-C runtime, Interface Builder, the entry
+  /// point.
+  private static func isInternal(_ modifiers: DeclModifierListSyntax, _ attributes: AttributeListSyntax) -> Bool {
+    let closed = modifiers.allSatisfy { !Self.openingModifiers.contains($0.name.text) }
+    return closed
+      && attributes.allSatisfy { element in
+        guard case .attribute(let attribute) = element else { return false }
+        return !Self.openingAttributes.contains(SyntaxFacts.text(attribute.attributeName))
+      }
+  }
+
+  private static let openingModifiers: Set<String> = [
+    "private", "fileprivate", "public", "open", "package", "override", "dynamic", "required",
+  ]
+  private static let openingAttributes: Set<String> = [
+    "objc", "objcMembers", "IBAction", "IBSegueAction", "NSManaged", "main", "_cdecl", "_silgen_name",
+    "_dynamicReplacement", "usableFromInline", "inlinable", "_spi",
+  ]
+
+  private final class ConformingTypes: SyntaxVisitor {
+    var names: Set<String> = []
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+      note(node.name, node.inheritanceClause)
+    }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+      note(node.name, node.inheritanceClause)
+    }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { note(node.name, node.inheritanceClause) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+      note(node.name, node.inheritanceClause)
+    }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+      if node.inheritanceClause != nil { names.insert(node.extendedType.trimmedDescription) }
+      return .visitChildren
+    }
+
+    private func note(_ name: TokenSyntax, _ clause: InheritanceClauseSyntax?) -> SyntaxVisitorContinueKind {
+      if clause != nil { names.insert(name.text) }
+      return .visitChildren
+    }
+
+    // Function bodies declare no types worth knowing here.
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+  }
+}

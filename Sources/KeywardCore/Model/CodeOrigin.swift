@@ -33,8 +33,9 @@ public enum CodeOrigin: String, Codable, Sendable, CaseIterable, Comparable {
 
 /// The build a finding's code is compiled into, when not every build: inside `#if DEBUG` or a
 /// simulator-only clause (`#if targetEnvironment(simulator)`, ObjC `#if TARGET_OS_SIMULATOR`);
-/// or code no build runs: a `private` function nothing in its file calls (`uncalled`), a file
-/// no target of its Xcode project compiles (`unbuilt`).
+/// or code no build runs: a `private` function nothing in its file calls, or an internal one no
+/// file of the scanned project names (`uncalled`); a file no target of its Xcode project compiles
+/// (`unbuilt`).
 public enum BuildCondition: String, Codable, Sendable, CaseIterable, Comparable {
   case debug, simulator, uncalled, unbuilt
 

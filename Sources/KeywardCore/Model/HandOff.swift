@@ -163,10 +163,15 @@ public struct HandOff: Sendable, Hashable {
   /// For a value handed inside a value built for another call (`Vault(settings: .init(protection:
   /// value))`): that call, tried when `call` settles nothing.
   public var enclosingCall: CallShape?
+  /// The internal function the finding's code is in, when its own file never calls it: the
+  /// finding is in code no build runs (`BuildCondition.uncalled`) unless some file of the scan
+  /// names the function (`ProjectWords`). Set by the engine, not by rules.
+  public var unlessNamedInProject: String?
 
   public init(
     call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
-    unlessEnrollmentIsChecked: Bool = false, unlessFaceIDUsageIsDeclared: Bool = false, enclosingCall: CallShape? = nil
+    unlessEnrollmentIsChecked: Bool = false, unlessFaceIDUsageIsDeclared: Bool = false, enclosingCall: CallShape? = nil,
+    unlessNamedInProject: String? = nil
   ) {
     self.call = call
     self.settledMessage = settledMessage
@@ -175,6 +180,16 @@ public struct HandOff: Sendable, Hashable {
     self.unlessEnrollmentIsChecked = unlessEnrollmentIsChecked
     self.unlessFaceIDUsageIsDeclared = unlessFaceIDUsageIsDeclared
     self.enclosingCall = enclosingCall
+    self.unlessNamedInProject = unlessNamedInProject
+  }
+
+  /// Whether settling needs what the functions of other files do (`CallFacts`).
+  var needsCallFacts: Bool { call != nil || enclosingCall != nil || isPropertyRead || unlessEnrollmentIsChecked }
+
+  /// Whether nothing is left to wait for.
+  var waitsForNothing: Bool {
+    call == nil && settledMessage == nil && sink == nil && !isPropertyRead && !unlessEnrollmentIsChecked
+      && !unlessFaceIDUsageIsDeclared && enclosingCall == nil && unlessNamedInProject == nil
   }
 }
 

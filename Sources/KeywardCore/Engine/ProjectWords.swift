@@ -1,0 +1,189 @@
+import Foundation
+
+/// The words of the Swift files a scan reads, except the names functions are declared with
+/// (`func name`), kept as a Bloom filter. A name missing from it appears in no code, comment or
+/// string of the scan but its own declarations: an internal function of that name is called from
+/// nowhere (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision,
+/// which only keeps a finding that might have been set aside.
+public final class ProjectWords: @unchecked Sendable {
+  /// 2^21 bits (256 KiB), one per word: a project of 200,000 distinct words sets about a tenth
+  /// of them, so a name it never met is taken for a word about one time in ten.
+  private static let bitCount = 1 << 21
+  private var bits = [UInt64](repeating: 0, count: ProjectWords.bitCount / 64)
+  private let lock = NSLock()
+
+  public init() {}
+
+  /// Adds the words of one file's text. Hashes are gathered in a small buffer and set under
+  /// the lock a batch at a time, so that workers rarely wait on each other.
+  public func add(_ bytes: [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.batch) { batch in
+      var gathered = 0
+      Self.forEachWord(in: bytes) { hash in
+        batch[gathered] = hash
+        gathered += 1
+        if gathered == Self.batch {
+          setBits(of: batch[...])
+          gathered = 0
+        }
+      }
+      setBits(of: batch[..<gathered])
+    }
+  }
+
+  private static let batch = 2048
+
+  private func setBits(of hashes: Slice<UnsafeMutableBufferPointer<UInt64>>) {
+    guard !hashes.isEmpty else { return }
+    lock.withLock {
+      bits.withUnsafeMutableBufferPointer { bits in
+        for hash in hashes {
+          let bit = Self.bit(hash)
+          bits[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+      }
+    }
+  }
+
+  /// Whether `name` may be a word of the files added (other than a declared function's name).
+  public func contains(_ name: String) -> Bool {
+    let hash = Self.hash(name.utf8)
+    let bit = Self.bit(hash)
+    return lock.withLock { bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
+  }
+
+  private static func bit(_ hash: UInt64) -> Int { Int(hash & UInt64(bitCount - 1)) }
+
+  /// The hash of one word: its length, its first eight bytes and, when longer, its last eight.
+  /// Enough to tell the names of a project apart; two words it confuses only keep a finding.
+  private static func hash(_ word: String.UTF8View) -> UInt64 {
+    let bytes = Array(word)
+    return bytes.withUnsafeBytes { raw in
+      var padded = [UInt8](repeating: 0, count: 8)
+      for index in 0..<min(8, bytes.count) { padded[index] = bytes[index] }
+      let first = padded.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      let last = bytes.count > 8 ? raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self) : nil
+      return hash(length: bytes.count, first: first, last: last)
+    }
+  }
+
+  @inline(__always)
+  private static func hash(length: Int, first: UInt64, last: UInt64?) -> UInt64 {
+    var hash = (UInt64(truncatingIfNeeded: length) &* 0x9e37_79b9_7f4a_7c15) ^ first
+    if let last { hash = mixed(hash) ^ last }
+    return mixed(hash)
+  }
+
+  @inline(__always)
+  private static func mixed(_ hash: UInt64) -> UInt64 {
+    let spread = (hash ^ (hash >> 29)) &* 0xbf58_476d_1ce4_e5b9
+    return spread ^ (spread >> 32)
+  }
+
+  /// Calls `body` with the hash of each word (a run of ASCII letters, digits, `_` and non-ASCII
+  /// bytes), leaving out the word right after `func` when only white space parts them: the
+  /// name a function is declared with. Eight bytes are classified at a time and the words found
+  /// from where the class changes, which keeps this at a fraction of the cost of reading the file.
+  @inline(__always)
+  public static func forEachWord(in bytes: [UInt8], _ body: (UInt64) -> Void) {
+    bytes.withUnsafeBytes { raw in
+      let count = raw.count
+      // Where words start and end (the byte after), in order; a word may span two blocks.
+      var edges = [Int](repeating: 0, count: 66)
+      var pending: Int?
+      var previousEnd = -1
+      var previousWasFunc = false
+      var carry: UInt64 = 0
+      var base = 0
+      while base < count {
+        var mask: UInt64 = 0
+        if base + 64 <= count {
+          for lane in 0..<8 {
+            let word = raw.loadUnaligned(fromByteOffset: base + 8 * lane, as: UInt64.self)
+            mask |= laneBits(wordBytes(word)) << UInt64(8 * lane)
+          }
+        } else {
+          for offset in 0..<(count - base) where isWordByte(raw[base + offset]) { mask |= 1 << UInt64(offset) }
+        }
+        var changes = mask ^ ((mask << 1) | carry)
+        carry = mask >> 63
+        var found = 0
+        if let pending {
+          edges[0] = pending
+          found = 1
+        }
+        while changes != 0 {
+          edges[found] = base + changes.trailingZeroBitCount
+          found += 1
+          changes &= changes - 1
+        }
+        var next = 0
+        while next + 1 < found {
+          let start = edges[next]
+          let end = edges[next + 1]
+          next += 2
+          let length = end - start
+          if previousWasFunc && (previousEnd..<start).allSatisfy({ isWhiteSpace(raw[$0]) }) {
+            previousWasFunc = false
+            previousEnd = end
+            continue
+          }
+          var first: UInt64
+          if start + 8 <= count {
+            first = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            if length < 8 { first &= (1 << UInt64(8 * length)) &- 1 }
+          } else {
+            first = 0
+            for offset in 0..<length { first |= UInt64(raw[start + offset]) << UInt64(8 * offset) }
+          }
+          previousWasFunc = length == 4 && first == 0x636e_7566  // "func"
+          previousEnd = end
+          if previousWasFunc { continue }
+          let last = length > 8 ? raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) : nil
+          body(hash(length: length, first: first, last: last))
+        }
+        pending = next < found ? edges[next] : nil
+        base += 64
+      }
+      if let start = pending {
+        // The file ends inside a word.
+        let length = count - start
+        guard !(previousWasFunc && (previousEnd..<start).allSatisfy({ isWhiteSpace(raw[$0]) })) else { return }
+        var first: UInt64 = 0
+        for offset in 0..<min(8, length) { first |= UInt64(raw[start + offset]) << UInt64(8 * offset) }
+        guard !(length == 4 && first == 0x636e_7566) else { return }
+        let last = length > 8 ? raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) : nil
+        body(hash(length: length, first: first, last: last))
+      }
+    }
+  }
+
+  private static func isWordByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+      || (0x61...0x7A).contains(byte)
+  }
+
+  /// For eight bytes at once: the top bit of each byte set where `isWordByte` holds.
+  @inline(__always)
+  private static func wordBytes(_ bytes: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let ascii = bytes & ~high
+    // Top bit set where `low ... high` holds the byte (bytes below 0x80, so nothing borrows).
+    func within(_ value: UInt64, _ low: UInt64, _ high: UInt64) -> UInt64 {
+      ((value | 0x8080_8080_8080_8080) &- ones &* low) & ((ones &* (high + 0x80)) &- value) & 0x8080_8080_8080_8080
+    }
+    let letter = within(ascii | ones &* 0x20, 0x61, 0x7A)
+    let digit = within(ascii, 0x30, 0x39)
+    let underscore = within(ascii, 0x5F, 0x5F)
+    return ((letter | digit | underscore) & ~bytes) | (bytes & high)
+  }
+
+  /// The top bits of eight bytes gathered into the low eight bits, first byte lowest.
+  @inline(__always)
+  private static func laneBits(_ tops: UInt64) -> UInt64 { ((tops >> 7) &* 0x0102_0408_1020_4080) >> 56 }
+
+  private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}
