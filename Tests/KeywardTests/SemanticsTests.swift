@@ -377,6 +377,19 @@ import Testing
       rule: EventBoundBiometricAuth.self)
     #expect(local.map(\.confidence) == [EventBoundBiometricAuth.metadata.confidence])
   }
+
+  /// Names that state the passcode as their purpose, and names where "passcode" is the app's own.
+  @Test func codeNamedForThePasscode() {
+    #expect(PasscodeNaming.declaresPasscode(function: "authenticateWithPasscode"))
+    #expect(PasscodeNaming.declaresPasscode(function: "generatePasscodeKeyPair"))
+    #expect(PasscodeNaming.declaresPasscode(function: "unlock_with_device_passcode"))
+    #expect(!PasscodeNaming.declaresPasscode(function: "authenticateWithBiometrics"))
+    #expect(!PasscodeNaming.declaresPasscode(function: "passcodes"))
+    #expect(PasscodeNaming.declaresPasscode(type: "BiometricAndDeviceCredential"))
+    #expect(PasscodeNaming.declaresPasscode(type: "BiometricDeviceCredentialAuthenticator"))
+    #expect(!PasscodeNaming.declaresPasscode(type: "PasscodeLockViewController"))
+    #expect(!PasscodeNaming.declaresPasscode(type: "DeviceCredentials"))
+  }
 }
 
 /// Every rule type in the rules module is registered, so a new rule cannot be forgotten.

@@ -26,14 +26,7 @@ extension ObjCModel {
   /// `- (BOOL)ask:(NSString *)reason fallback:(NSString *)title {` → reason, title;
   /// `static void ask(NSString *reason, BOOL strict) {` → reason, strict.
   func parameterNames(enclosing index: Int) -> Set<String> {
-    guard let body = valueSources.bodies.indexOfRange(containing: tokens[index].start),
-      let open = tokenIndex(startingAt: valueSources.bodies[body].lowerBound), open < tokens.count
-    else { return [] }
-    var start = open
-    while start > 0, ![";", "}", "{"].contains(tokens[start - 1].text), tokens[start - 1].kind != .directive {
-      start -= 1
-    }
-    let header = Array(tokens[start..<open])
+    guard let header = header(enclosing: index) else { return [] }
     var names: Set<String> = []
     // `: ( type ) name`: a method's parameters, also inside a macro declaring one
     // (`RCT_EXPORT_METHOD(authenticate:(NSDictionary *)options resolver:…)`).
@@ -60,6 +53,43 @@ extension ObjCModel {
       }
     }
     return names
+  }
+
+  /// The tokens of the method or function header before the body that holds token `index`.
+  private func header(enclosing index: Int) -> [ObjCToken]? {
+    guard let body = valueSources.bodies.indexOfRange(containing: tokens[index].start),
+      let open = tokenIndex(startingAt: valueSources.bodies[body].lowerBound), open < tokens.count
+    else { return nil }
+    var start = open
+    while start > 0, ![";", "}", "{"].contains(tokens[start - 1].text), tokens[start - 1].kind != .directive {
+      start -= 1
+    }
+    return Array(tokens[start..<open])
+  }
+
+  /// Whether the method or function holding token `index` is named for the device passcode
+  /// (`+ (BOOL)generatePasscodeKeyPair`, `PasscodeNaming`): the parts of its selector, or a C
+  /// function's name.
+  public func isNamedForThePasscode(tokenAt index: Int) -> Bool {
+    guard index < tokens.count, let header = header(enclosing: index) else { return false }
+    var names: [String] = []
+    if header.first?.text == "-" || header.first?.text == "+" {
+      // Outside the parentheses: the selector's parts (before each `:`, or the only one) and the
+      // parameters' names, which are left out.
+      var depth = 0
+      var outside: [(token: ObjCToken, beforeColon: Bool)] = []
+      for (position, token) in header.enumerated() {
+        if token.text == "(" { depth += 1 }
+        if token.text == ")" { depth -= 1 }
+        guard depth == 0, token.kind == .identifier else { continue }
+        outside.append((token, position + 1 < header.count && header[position + 1].text == ":"))
+      }
+      let parts = outside.filter(\.beforeColon)
+      names = (parts.isEmpty ? Array(outside.suffix(1)) : parts).map(\.token.text)
+    } else if let open = header.firstIndex(where: { $0.text == "(" }), open > 0, header[open - 1].kind == .identifier {
+      names.append(header[open - 1].text)
+    }
+    return names.contains(where: PasscodeNaming.declaresPasscode(function:))
   }
 
   /// Whether the token at `index` is returned by one `case` of a `switch` over a parameter of

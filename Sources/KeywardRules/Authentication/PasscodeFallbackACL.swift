@@ -15,7 +15,8 @@ public struct PasscodeFallbackACL: Rule {
       unlock the item without biometrics. MASTG-TEST-0268 calls this a hardening issue rather than \
       a vulnerability in itself: report it where the item protects a sensitive transaction. A \
       passcode option this code offers and its caller picks (a `switch` over a parameter, \
-      `allowPasscode ? … : …`) is the caller's choice and is reported only by the strict profile. \
+      `allowPasscode ? … : …`, code named for it such as `BiometricOrDeviceCredentialAuthenticator`) \
+      is the caller's choice and is reported only by the strict profile. \
       `.devicePasscode` alone where a biometric `canEvaluatePolicy` check failed is all such a \
       device can ask for, and is not reported.
       """,
@@ -77,9 +78,12 @@ public struct PasscodeFallbackACL: Rule {
       """,
       // The caller's own choice among the options this code offers: reported under strict.
       RuleExample(passcodeOption(marker: "↓"), profile: .strict),
+      // A type named for the device credential accepts it by its stated purpose (strict only).
+      RuleExample(deviceCredentialAuthenticator(marker: "↓"), profile: .strict),
     ],
     clean: [
       RuleExample(passcodeOption(marker: "")),
+      RuleExample(deviceCredentialAuthenticator(marker: "")),
       // Without biometrics the passcode is all the device can ask for.
       """
       let biometricsAvailable = LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
@@ -103,6 +107,25 @@ public struct PasscodeFallbackACL: Rule {
       """,
       "enum Unlock { case devicePasscode }; let u: Unlock = .devicePasscode",
     ])
+
+  /// The key of an authenticator named for biometrics or the device credential, beside one for
+  /// biometrics alone: which one is used is its caller's choice.
+  static func deviceCredentialAuthenticator(marker: String) -> String {
+    """
+    final class BiometricOrDeviceCredentialAuthenticator {
+        func makeAccess() -> SecAccessControl? {
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                            [.biometryCurrentSet, .or, \(marker).devicePasscode, .privateKeyUsage], nil)
+        }
+    }
+    final class BiometricOnlyAuthenticator {
+        func makeAccess() -> SecAccessControl? {
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+                                            [.biometryCurrentSet, .privateKeyUsage], nil)
+        }
+    }
+    """
+  }
 
   /// A helper turning the protection its caller asks for into flags.
   static func passcodeOption(marker: String) -> String {
@@ -134,9 +157,12 @@ public struct PasscodeFallbackACL: Rule {
       var reported: Set<SyntaxIdentifier> = []
       for set in model.accessControl.flagSets(of: argument) where AccessControlEvaluator.passcodeAloneOpens(set) {
         let alone = !set.contains { $0.flag.name == "or" }
-        // A passcode the caller picks among this code's options is the caller's choice.
+        // A passcode the caller picks among this code's options, or chosen in code named for the
+        // passcode (`BiometricAndDeviceCredentialAuthenticator`), is the caller's choice.
         for origin in set
-        where origin.flag.name == "devicePasscode" && (!origin.chosenByCaller || context.options.reportsWeakEvidence)
+        where origin.flag.name == "devicePasscode"
+          && (!(origin.chosenByCaller || model.isNamedForThePasscode(Syntax(origin.node)))
+            || context.options.reportsWeakEvidence)
           // Where biometrics cannot be used the passcode is all the device can ask for.
           && (!alone || !model.isWhereBiometricsAreUnavailable(origin.node))
           && reported.insert(origin.node.id).inserted

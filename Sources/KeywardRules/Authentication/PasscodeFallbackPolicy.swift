@@ -12,18 +12,16 @@ public struct PasscodeFallbackPolicy: Rule {
     profile: .standard,
     description: """
       `evaluatePolicy(.deviceOwnerAuthentication, ...)` (raw value 2) succeeds with biometrics or, \
-      after failures or when biometrics are unavailable, with the device passcode; the watch and \
-      companion policies accept a nearby device. For a sensitive transaction this makes the \
-      passcode, easier to observe than a face or finger, enough. \
-      `canEvaluatePolicy(.deviceOwnerAuthentication, error:)` checking that a passcode is set \
-      is good practice and is never reported, nor is an evaluation whose \
-      context then reads an item protected by an access control or opens a Secure Enclave \
-      key: that access control decides what unlocks it. On native macOS code the policy asks \
-      for the user's login password, the Mac's own credential (and all a Mac without Touch ID \
-      has); only the strict profile reports it there. An evaluation in a function or type named \
-      for a permission (`ensureFaceIDPermission()`) asks for the Face ID permission and guards \
-      nothing; one whose prompt asks to turn biometric unlock or an app lock on or off, only \
-      under strict.
+      after failures or without biometrics, with the device passcode; the watch and companion \
+      policies accept a nearby device. For a sensitive transaction that makes the passcode, \
+      easier to observe than a face or finger, enough. `canEvaluatePolicy` checking that a \
+      passcode is set is good practice and never reported, nor is an evaluation whose context \
+      then reads an item protected by an access control or opens a Secure Enclave key: that \
+      access control decides what unlocks it. On native macOS code the policy asks for the login \
+      password, the Mac's own credential; only the strict profile reports it there. An evaluation \
+      in code named for a permission (`ensureFaceIDPermission()`) guards nothing; one whose \
+      prompt asks to turn biometric unlock or an app lock on or off, or in a method named for the \
+      passcode (`authenticateWithPasscode()`), is reported only under strict.
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
@@ -115,6 +113,8 @@ public struct PasscodeFallbackPolicy: Rule {
 
       // One branch of a switch over the caller's lock method evaluates the passcode policy.
       RuleExample(lockMethodPrompt(passcode: "↓.deviceOwnerAuthentication"), profile: .strict),
+      // A method named for the passcode offers it beside a biometric one (strict only).
+      RuleExample(namedPasscodePrompt(passcode: "↓.deviceOwnerAuthentication"), profile: .strict),
       // The prompt gets a fresh context, not the one the protected read retries with.
       lockoutRecovery(passcode: "↓.deviceOwnerAuthentication", promptContext: "LAContext()"),
       RuleExample(ownerCheck(type: "DeviceGate", passcode: "↓.deviceOwnerAuthentication")),
@@ -134,6 +134,8 @@ public struct PasscodeFallbackPolicy: Rule {
     clean: [
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(policy: ".deviceOwnerAuthentication", reason: #""Turn on App Lock""#)),
+      // Named for the passcode: the caller that picks it over the biometric method decides.
+      RuleExample(namedPasscodePrompt(passcode: ".deviceOwnerAuthentication")),
       // The lock method is the caller's choice: this code offers both.
       RuleExample(lockMethodPrompt(passcode: ".deviceOwnerAuthentication")),
       // The passcode clears a biometry lockout on the context the protected read then retries
@@ -226,6 +228,24 @@ public struct PasscodeFallbackPolicy: Rule {
     """
   }
 
+  /// A helper with a biometric method and one named for the passcode, which hands the
+  /// passcode-accepting policy to the shared evaluation.
+  static func namedPasscodePrompt(passcode: String) -> String {
+    """
+    final class Authenticator {
+        func authenticateWithBiometrics(reason: String, done: @escaping (Bool) -> Void) {
+            evaluate(.deviceOwnerAuthenticationWithBiometrics, reason: reason, done: done)
+        }
+        func authenticateWithPasscode(reason: String, done: @escaping (Bool) -> Void) {
+            evaluate(\(passcode), reason: reason, done: done)
+        }
+        private func evaluate(_ policy: LAPolicy, reason: String, done: @escaping (Bool) -> Void) {
+            LAContext().evaluatePolicy(policy, localizedReason: reason) { ok, _ in done(ok) }
+        }
+    }
+    """
+  }
+
   /// A macOS helper approving a request with the owner's Touch ID or login password.
   static func macApproval(marker: String) -> String {
     """
@@ -307,8 +327,10 @@ public struct PasscodeFallbackPolicy: Rule {
       }
       let handOff = model.pendingHandOff(of: evaluation)
       // Evaluated in one branch of a choice the caller makes (`switch method { case
-      // .passcodeOrBiometrics: … }` on a parameter): an option this code offers.
-      let evaluatedOnCallersChoice = model.isChosenByCaller(Syntax(evaluation.call))
+      // .passcodeOrBiometrics: … }` on a parameter), or in code named for the passcode
+      // (`authenticateWithPasscode()`): an option this code offers.
+      let evaluatedOnCallersChoice =
+        model.isChosenByCaller(Syntax(evaluation.call)) || model.isNamedForThePasscode(Syntax(evaluation.call))
       for value in model.resolver.values(of: argument) {
         // A policy the caller picks (`allowPasscode ? .deviceOwnerAuthentication : ...`) is an
         // option this code offers; the caller's choice is the finding (strict reports both).
@@ -324,7 +346,8 @@ public struct PasscodeFallbackPolicy: Rule {
     // A fallback policy passed to a function whose parameter reaches `evaluatePolicy`.
     let passed = reported.sorted().flatMap { model.index.memberAccessesByName[$0] ?? [] }.map(ExprSyntax.init)
     context.reportPassed(passed, to: .policy) { atom, call in
-      model.policies(of: atom).first.map {
+      guard context.options.reportsWeakEvidence || !model.isNamedForThePasscode(Syntax(atom)) else { return nil }
+      return model.policies(of: atom).first.map {
         (message($0) + " (\(call.destination), which evaluates it.)", nil)
       }
     }

@@ -6,6 +6,8 @@ extension WeakBiometricACL {
     flagged: [
       // The caller picks user presence through the option it passes: strict only.
       RuleExample(storageOption(marker: "↓"), profile: .strict),
+      // A function named for the passcode accepts it by its stated purpose: strict only.
+      RuleExample(passcodeKeyVariants(marker: "↓"), profile: .strict),
       // A setting, not the device, picks the passcode: a biometric device still gets `.userPresence`.
       """
       final class Vault {
@@ -208,6 +210,7 @@ extension WeakBiometricACL {
     ],
     clean: [
       RuleExample(storageOption(marker: "")),
+      RuleExample(passcodeKeyVariants(marker: "")),
       // Without biometrics the passcode is all the device can ask for.
       """
       static func accessControl(_ context: LAContext) throws -> SecAccessControl? {
@@ -428,6 +431,29 @@ extension WeakBiometricACL {
         SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, protection.flags, nil)
     }
     """
+
+  /// Key helpers with a biometric variant and one named for the passcode.
+  static func passcodeKeyVariants(marker: String) -> String {
+    """
+    enum EnclaveKeys {
+        static func makeBiometricKey() throws -> SecKey? {
+            try makeKey(flags: [.privateKeyUsage, .biometryCurrentSet])
+        }
+        static func makePasscodeKey() throws -> SecKey? {
+            try makeKey(flags: [.privateKeyUsage, \(marker).userPresence])
+        }
+        private static func makeKey(flags: SecAccessControlCreateFlags) throws -> SecKey? {
+            let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)!
+            let attributes: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrAccessControl as String: access],
+            ]
+            return SecKeyCreateRandomKey(attributes as CFDictionary, nil)
+        }
+    }
+    """
+  }
 
   /// A library whose storage option carries the caller's wish for user presence.
   static func storageOption(marker: String) -> String {

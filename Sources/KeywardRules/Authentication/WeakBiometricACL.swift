@@ -13,18 +13,17 @@ public struct WeakBiometricACL: Rule {
     ],
     description: """
       A keychain item or key protected with `SecAccessControlCreateWithFlags` is only as strong as \
-      the flags it is given. `.biometryAny` (and its deprecated alias `.touchIDAny`) accepts any \
-      biometric enrolled on the device, including a finger or face added after the item was \
-      stored; `.userPresence` also accepts the device passcode. Flags are followed back through \
-      constants, properties, arrays, `insert`/`union` and `rawValue:` integers to where they are \
-      written. `.biometryAny` beside \
-      `.or, .devicePasscode` is left to the passcode fallback rule: enrolling a finger takes the \
-      passcode, which opens such an item alone; a set also requiring \
-      `.applicationPassword` (no `.or`) is not weak, nor is `.userPresence` where a biometric \
-      `canEvaluatePolicy` check failed. Authentication \
-      policies given to keychain wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
-      `SecureEnclaveAccessControl`, UICKeyChainStore's `authenticationPolicy:`, \
-      EllipticCurveKeyPair's `AccessControl(flags:)`, `wrapperMappings`) are read the same way.
+      its flags. `.biometryAny` (alias `.touchIDAny`) accepts any biometric enrolled on the device, \
+      including a finger or face added after the item was stored; `.userPresence` also accepts \
+      the device passcode. Flags are followed back through constants, properties, arrays, \
+      `insert`/`union` and `rawValue:` integers. `.biometryAny` beside `.or, .devicePasscode` is \
+      left to the passcode fallback rule (enrolling a finger takes the passcode, which opens such \
+      an item alone); a set also requiring `.applicationPassword` (no `.or`) is not weak, nor is \
+      `.userPresence` where a biometric `canEvaluatePolicy` check failed; in code named for the \
+      passcode (`makePasscodeKey()`) it is the stated purpose, reported under strict. Policies \
+      given to wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
+      `SecureEnclaveAccessControl`, UICKeyChainStore, EllipticCurveKeyPair's \
+      `AccessControl(flags:)`, `wrapperMappings`) are read the same way.
       """,
     rationale: """
       Someone who learns the passcode or holds the unlocked device for a minute can enroll their \
@@ -108,7 +107,8 @@ public struct WeakBiometricACL: Rule {
       // Flags only compared with (`flags == [.userPresence]`) protect no item.
       for origin in origins
       where isWeak(origin.flag, fromRawValue: origin.fromRawValue, weak) && !model.isOnlyLookedFor(origin.node)
-        && (!origin.chosenByCaller || context.options.reportsWeakEvidence) && !enrollmentIsMoot(origin, in: sets)
+        && (!isOffered(origin, model: model) || context.options.reportsWeakEvidence)
+        && !enrollmentIsMoot(origin, in: sets)
         && !alsoNeedsApplicationPassword(origin, in: sets) && !isOnlyChoiceWithoutBiometrics(origin, model: model)
       {
         let id = origin.reportedNode.id
@@ -158,6 +158,7 @@ public struct WeakBiometricACL: Rule {
       let origins = [
         FlagOrigin(flag: flag, node: atom, isConditional: false, fromRawValue: false, reachedThroughName: true)
       ]
+      guard context.options.reportsWeakEvidence || !isOffered(origins[0], model: model) else { return nil }
       return (
         message(for: origins, node: atom, conditional: false)
           + " (\(call.destination), which makes it the flags of an access control.)",
@@ -183,6 +184,14 @@ public struct WeakBiometricACL: Rule {
     let holding = sets.filter { set in set.contains { $0.node.id == origin.node.id && $0.flag == origin.flag } }
     return !holding.isEmpty
       && holding.allSatisfy { AccessControlEvaluator.requiresApplicationPassword(Set($0.map(\.flag.name))) }
+  }
+
+  /// A flag the caller picks among this code's options; or one that accepts the passcode, chosen
+  /// in code named for the passcode (`generatePasscodeKeyPair()`): that is its stated purpose.
+  private static func isOffered(_ origin: FlagOrigin, model: SemanticModel) -> Bool {
+    origin.chosenByCaller
+      || (["userPresence", "devicePasscode"].contains(origin.flag.name)
+        && model.isNamedForThePasscode(Syntax(origin.node)))
   }
 
   /// `.userPresence` chosen where a biometric check failed: the passcode is all such a device

@@ -115,6 +115,13 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
         """, profile: .strict),
       // Chosen in an `if` on an option the caller passes: the caller's choice, strict only.
       RuleExample(objcOptionPrompt(marker: "↓"), profile: .strict),
+      // A method named for the passcode offers it beside a biometric one: strict only.
+      RuleExample(
+        """
+        - (void)authenticateWithPasscode:(NSString *)reason {
+            [self.context evaluatePolicy:↓LAPolicyDeviceOwnerAuthentication localizedReason:reason reply:^(BOOL ok, NSError *error) {}];
+        }
+        """, profile: .strict),
       // A condition the method decides itself is no caller's choice.
       """
       - (void)unlock {
@@ -126,6 +133,11 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
     ],
     clean: [
       RuleExample(objcOptionPrompt(marker: "")),
+      """
+      - (void)authenticateWithPasscode:(NSString *)reason {
+          [self.context evaluatePolicy:LAPolicyDeviceOwnerAuthentication localizedReason:reason reply:^(BOOL ok, NSError *error) {}];
+      }
+      """,
       // On a Mac the policy asks for the login password, the expected credential there.
       """
       #import <Cocoa/Cocoa.h>
@@ -177,7 +189,9 @@ public struct ObjCPasscodeFallbackPolicy: Rule {
         // that picks it, so only the strict profile reports the offer. On a Mac the policy asks
         // for the login password, the expected credential there (strict only too).
         guard reported.contains(policy.name),
-          context.options.reportsWeakEvidence || !objc.isPolicyChosenByCaller(token, part: part)
+          context.options.reportsWeakEvidence
+            || !(objc.isPolicyChosenByCaller(token, part: part)
+              || objc.tokenIndex(startingAt: token.start).map { objc.isNamedForThePasscode(tokenAt: $0) } == true)
         else { continue }
         if !context.options.reportsWeakEvidence {
           if platform == nil { platform = ObjCTargetPlatform(objc) }

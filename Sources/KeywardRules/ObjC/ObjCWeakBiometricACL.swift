@@ -33,6 +33,8 @@ public struct ObjCWeakBiometricACL: Rule {
   public static let examples = RuleExamples(
     flagged: [
       RuleExample(objcPresenceOption(marker: "↓"), profile: .strict),
+      // A method named for the passcode accepts it by its stated purpose (strict only).
+      RuleExample(objcPasscodeKeyPair(marker: "↓"), profile: .strict),
       "SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓kSecAccessControlBiometryAny | kSecAccessControlPrivateKeyUsage, &error);",
       "SecAccessControlRef sacRef = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, ↓kSecAccessControlUserPresence, err);",
       "SecAccessControlCreateWithFlags(0, kSecAttrAccessibleAlways, ↓2, 0);",
@@ -70,6 +72,7 @@ public struct ObjCWeakBiometricACL: Rule {
     ],
     clean: [
       RuleExample(objcPresenceOption(marker: "")),
+      RuleExample(objcPasscodeKeyPair(marker: "")),
       "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
       // The wrapper's own declaration of its policy constants.
       """
@@ -121,6 +124,18 @@ public struct ObjCWeakBiometricACL: Rule {
     """
   }
 
+  /// A key-pair helper with a biometric variant and one named for the passcode.
+  static func objcPasscodeKeyPair(marker: String) -> String {
+    """
+    + (SecAccessControlRef)biometricKeyAccess {
+        return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAccessControlBiometryCurrentSet, NULL);
+    }
+    + (SecAccessControlRef)generatePasscodeKeyAccess {
+        return SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, \(marker)kSecAccessControlUserPresence, NULL);
+    }
+    """
+  }
+
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     ["SecAccessControl", "UICKeyChainStoreAuthenticationPolicy"]
   }
@@ -132,9 +147,12 @@ public struct ObjCWeakBiometricACL: Rule {
       let weakFlags = flags.filter { WeakBiometricACL.isWeak($0, fromRawValue: fromInteger, weak) }
       guard let first = weakFlags.first else { continue }
       // A flag set where the caller's option says (`if (allowPasscode) { flags = …UserPresence; }`)
-      // is the caller's choice: strict only.
-      if !context.options.reportsWeakEvidence,
-        objc.tokenIndex(startingAt: token.start).map({ objc.isOnBranchChosenByCaller(tokenAt: $0) }) == true
+      // is the caller's choice, and a passcode-accepting flag in a method named for the passcode
+      // (`generatePasscodeKeyPair`) its stated purpose: strict only.
+      if !context.options.reportsWeakEvidence, let index = objc.tokenIndex(startingAt: token.start),
+        objc.isOnBranchChosenByCaller(tokenAt: index)
+          || (weakFlags.allSatisfy { ["userPresence", "devicePasscode"].contains($0.name) }
+            && objc.isNamedForThePasscode(tokenAt: index))
       {
         continue
       }
