@@ -39,6 +39,13 @@ public enum QueryRole: String, Sendable, CaseIterable, Comparable {
     return nil
   }
 
+  /// The role of a dictionary an app's own helper takes under the label `matching:`
+  /// (`migrateObjects(matching: query)`, `update(matching: query, with: changes)`), as
+  /// `SecItemCopyMatching` names its query: the items it finds, not attributes to store.
+  public static func role(ofArgumentLabeled label: String?) -> QueryRole? {
+    label == "matching" ? .read : nil
+  }
+
   static let deletingVerbs: Set<String> = ["remove", "delete"]
   static let readingVerbs: Set<String> = ["read", "load", "fetch", "find", "search", "lookup"]
   static let storingVerbs: Set<String> = [

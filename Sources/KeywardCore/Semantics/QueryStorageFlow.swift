@@ -96,7 +96,9 @@ struct QueryStorageFlow {
       }
       if let role = QueryRole.role(ofArgument: position, in: call) {
         roles.insert(role)
-      } else if let role = SyntaxFacts.calledName(call).flatMap(QueryRole.role(ofHelperNamed:)) {
+      } else if let role = SyntaxFacts.calledName(call).flatMap(QueryRole.role(ofHelperNamed:))
+        ?? QueryRole.role(ofArgumentLabeled: parent.as(LabeledExprSyntax.self)?.label?.text)
+      {
         roles.insert(role)
       } else if Self.isMerge(call) {
         // `base.merging(query) { … }`: the attributes go on in the merged dictionary.

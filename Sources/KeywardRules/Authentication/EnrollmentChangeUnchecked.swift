@@ -54,6 +54,8 @@ public struct EnrollmentChangeUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Through an overload of `evaluatePolicy`: judged at its call, whose context opens nothing.
+      overloadUnlock(marker: "↓", reading: "nil"),
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#, marker: "↓"),
@@ -89,6 +91,8 @@ public struct EnrollmentChangeUnchecked: Rule {
       "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
     ],
     clean: [
+      // The same overload's caller then reads a `.biometryCurrentSet` item with its context.
+      overloadUnlock(marker: "", reading: "password(context: context)"),
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#)),
@@ -151,6 +155,37 @@ public struct EnrollmentChangeUnchecked: Rule {
       """,
     ])
 
+  /// An unlock through a promise overload of `evaluatePolicy` (the overload's own body evaluates
+  /// the policy its caller gives); on success it returns `reading`.
+  static func overloadUnlock(marker: String, reading: String) -> RuleExample {
+    RuleExample(
+      """
+      extension LAContext {
+          func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) -> Promise<Void> {
+              Promise { fulfill, reject in
+                  self.evaluatePolicy(policy, localizedReason: localizedReason) { ok, error in
+                      if ok { fulfill(()) } else { reject(error ?? CancellationError()) }
+                  }
+              }
+          }
+      }
+      final class VaultUnlock {
+          private let context = LAContext()
+          func unlock() -> Promise<String?> {
+              context.\(marker)evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock").then { \(reading) }
+          }
+          private func password(context: LAContext) -> String? {
+              let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)!
+              let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessControl as String: access,
+                                          kSecReturnData as String: true, kSecUseAuthenticationContext as String: context]
+              var item: CFTypeRef?
+              guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess else { return nil }
+              return (item as? Data).flatMap { String(data: $0, encoding: .utf8) }
+          }
+      }
+      """)
+  }
+
   public static let followsContextsAcrossFiles = true
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
@@ -164,8 +199,11 @@ public struct EnrollmentChangeUnchecked: Rule {
     guard index.memberAccessesByName["evaluatedPolicyDomainState"] == nil,
       index.memberAccessesByName["domainState"] == nil
     else { return }
+    // An overload's body (`extension LAContext { func evaluatePolicy(…) -> Promise<Void> }`) is
+    // judged at each call of the overload, with the context and policy its caller gives.
     for evaluation in model.policyEvaluations
-    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !model.fallsBackToPasscode(evaluation)
+    where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
+      && !model.fallsBackToPasscode(evaluation)
       && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
     {
       if model.binding(of: evaluation) == .keychainBound { continue }

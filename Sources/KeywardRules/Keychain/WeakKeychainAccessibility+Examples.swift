@@ -157,11 +157,14 @@ extension WeakKeychainAccessibility {
           store.add(item)
       }
       """,
+      legacyMigration(label: "with", marker: "↓"),
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
     ],
     clean: [
+      // A helper given the dictionary as what to match (`matching:`) looks old items up.
+      legacyMigration(label: "matching", marker: ""),
       // The same shapes carrying strong values.
       """
       struct VaultSettings { var protection: CFString }
@@ -350,5 +353,19 @@ extension WeakKeychainAccessibility {
     func saveToken(_ token: Data) { save(token) }
     func saveCache(_ cache: Data) { save(cache, protection: \(cache)) }
     """
+  }
+
+  /// A store moving items written with an old class: the query goes to a helper under `label`.
+  static func legacyMigration(label: String, marker: String) -> RuleExample {
+    RuleExample(
+      """
+      final class TokenStore {
+          func migrateLegacyItems() throws {
+              var query = baseQuery
+              query[kSecAttrAccessible as String] = \(marker)kSecAttrAccessibleAlways
+              try moveItems(\(label): query)
+          }
+      }
+      """)
   }
 }
