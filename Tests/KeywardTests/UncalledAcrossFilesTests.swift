@@ -61,6 +61,15 @@ import Testing
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
 
+  /// Tests and samples do not ship: a function only they call is uncalled in the app.
+  @Test func callsFromTestsAndSamplesDoNotCount() throws {
+    let call = "func check() { LegacyStore().storeSessionToken(\"t\") }"
+    for caller in ["Tests/AppTests/StoreTests.swift", "Sources/App/StoreMock.swift", "Examples/Demo/Demo.swift"] {
+      let files = ["Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"), caller: call]
+      #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled], "\(caller)")
+    }
+  }
+
   /// Another declaration of the same name (`func storeSessionToken` in a protocol) is not a use.
   @Test func otherDeclarationsAreNotUses() throws {
     let files = [
@@ -155,9 +164,12 @@ import Testing
     #expect(words.contains("restoreSessionToken"))
     #expect(!words.contains("storeSessionToken"))
     #expect(!words.contains("storeSession"))
+    // Names shorter than five bytes are never judged uncalled.
+    #expect(words.contains("save"))
   }
 
-  /// Words as a plain reader sees them, the name after `func` (white space between) left out.
+  /// Words of five bytes or more as a plain reader sees them, the name after `func` (white space
+  /// between) left out.
   static func plainWords(_ text: String) -> [String] {
     func isWordByte(_ byte: UInt8) -> Bool {
       byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
@@ -183,7 +195,7 @@ import Testing
         continue
       }
       afterFunc = word == "func"
-      if !afterFunc { words.append(word) }
+      if !afterFunc && index - start >= 5 { words.append(word) }
     }
     return words
   }

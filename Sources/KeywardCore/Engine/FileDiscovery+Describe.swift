@@ -38,6 +38,7 @@ extension FileDiscovery {
       library: library, projectPlatform: platform, shipsInLibrary: packaging.shipsLibrary)
     described.xcodeProjects = xcodeProjects
     described.isInsideScannedProject = insideProject
+    described.folderOrigin = PathOrigin.origin(ofFolder: PathOrigin.split(relative).folder)
     return described
   }
 }

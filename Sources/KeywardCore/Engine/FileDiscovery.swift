@@ -30,6 +30,19 @@ public struct DiscoveredFile: Sendable, Hashable {
   /// The Xcode projects that decide whether the file is built (`XcodeProjectScope`).
   var xcodeProjects: XcodeProjectScope?
 
+  /// What the file's folders say of where its code lives (`PathOrigin.origin(ofFolder:)`), worked
+  /// out once per folder by the walk; nil when they say nothing or the file was described alone.
+  var folderOrigin: CodeOrigin?
+
+  /// Whether the file may call an app's internal functions as shipped code: not in a test,
+  /// sample, generated or third-party folder, nor named for a test (`…Tests.swift`, a mock),
+  /// unless the configuration says it is app code. Cheap: no contents, no per-file path walk.
+  var mayCallShippedCode: Bool {
+    if originIsConfigured || givenOrigin != nil { return givenOrigin == .app }
+    guard folderOrigin == nil else { return false }
+    return PathOrigin.fileOrigin(PathOrigin.split(relativePath).name) == .app
+  }
+
   /// Whether a folder of the scan at or above the file holds a project or package manifest
   /// (`.xcodeproj`, `Package.swift`, a podspec, Tuist's or XcodeGen's): the scan then holds
   /// the code that may call the file's internal functions.
@@ -234,6 +247,10 @@ public struct FileDiscovery {
     var xcodeProjects: XcodeProjectScope?
     /// Whether a folder walked above holds a project manifest (`isInsideScannedProject`).
     var insideProject = false
+    /// What the folders of the folder being walked say of where its code lives.
+    var folderOrigin: CodeOrigin?
+    /// The name of the folder being walked, for the next one down (`.build` before `checkouts`).
+    var folderName: Substring?
 
     /// The exclusions that apply under the path named being walked.
     var excludes: [GlobPattern] = []
@@ -275,6 +292,7 @@ public struct FileDiscovery {
         shipsInLibrary: packaging.shipsLibrary)
       found.xcodeProjects = xcodeProjects
       found.isInsideScannedProject = insideProject
+      found.folderOrigin = folderOrigin
       return found
     }
 
@@ -372,8 +390,25 @@ public struct FileDiscovery {
       xcodeProjects = XcodeProjectScope.below(folder: folder, entryNames: names, outer: outerProjects)
       let outerInsideProject = insideProject
       insideProject = insideProject || names.contains(where: FileDiscovery.isProjectManifest)
+      let outerFolderOrigin = folderOrigin
+      let outerFolderName = folderName
+      // One folder more than the walk above: only its own name is judged (the outermost that
+      // says something decides; third-party anywhere wins, as `PathOrigin.origin(ofFolder:)`).
+      if !relativePrefix.isEmpty {
+        let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
+        if folderOrigin != .thirdParty {
+          if PathOrigin.isThirdParty(name, after: folderName) {
+            folderOrigin = .thirdParty
+          } else if folderOrigin == nil {
+            folderOrigin = PathOrigin.folderOrigin(name)
+          }
+        }
+        folderName = name
+      }
       defer {
+        folderName = outerFolderName
         insideProject = outerInsideProject
+        folderOrigin = outerFolderOrigin
         library = outerLibrary
         packaging = outerPackaging
         inProjectHelpers = outerInProjectHelpers

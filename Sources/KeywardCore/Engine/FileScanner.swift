@@ -121,7 +121,11 @@ public struct FileScanner: Sendable {
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
     }
-    if let projectWords, FileDiscovery.pathExtension(path) == "swift" { projectWords.add(bytes) }
+    // Tests and samples are not where shipped code is called from: a function only they call
+    // is uncalled in the app.
+    if let projectWords, file.mayCallShippedCode, FileDiscovery.pathExtension(path) == "swift" {
+      projectWords.add(bytes)
+    }
     guard let cache, inventoryTokens == nil else {
       return excerpted(
         Self.placed(scan(bytes: bytes, path: path, platform: file.projectPlatform), in: file), bytes: bytes)

@@ -82,11 +82,12 @@ public struct TokenSearch: Sendable {
                       guard !seen[candidate] else { continue }
                       let tokenStart = tokenStarts[candidate]
                       let length = tokenStarts[candidate + 1] - tokenStart
-                      if start + length <= count
-                        && memcmp(buffer.baseAddress! + start, tokenBytes.baseAddress! + tokenStart, length) == 0
-                      {
-                        seen[candidate] = true
+                      guard start &+ length <= count else { continue }
+                      var offset = 0
+                      while offset < length && buffer[start &+ offset] == tokenBytes[tokenStart &+ offset] {
+                        offset &+= 1
                       }
+                      if offset == length { seen[candidate] = true }
                     }
                     end += 1
                   }

@@ -103,6 +103,13 @@ public final class ObjCModel {
     {
       return (list[index].text, 3)
     }
+    // `[receiver name:argument …]` of a method of the file that takes arguments.
+    if list[index].text == "[", index + 4 < list.count, list[index + 2].kind == .identifier,
+      list[index + 3].text == ":", valueSources.defaultReturns[list[index + 2].text + ":"] != nil,
+      let close = Self.closingBracket(of: index, in: list)
+    {
+      return (list[index + 2].text + ":", close - index + 1)
+    }
     // `name(arguments)` of a C function of the file that takes them.
     if list[index].kind == .identifier, index + 1 < list.count, list[index + 1].text == "(",
       valueSources.defaultReturns[list[index].text] != nil,
@@ -215,10 +222,20 @@ public final class ObjCModel {
 
   /// The index of the `)` that closes the `(` at `open`, if `tokens` holds one.
   static func closingParenthesis(of open: Int, in tokens: [ObjCToken]) -> Int? {
+    closing(of: open, in: tokens, pair: ("(", ")"))
+  }
+
+  /// The index of the `]` that closes the `[` at `open`, if `tokens` holds one.
+  static func closingBracket(of open: Int, in tokens: [ObjCToken]) -> Int? {
+    closing(of: open, in: tokens, pair: ("[", "]"))
+  }
+
+  /// The index of the token closing the group that the `pair.open` token at `open` opens.
+  static func closing(of open: Int, in tokens: [ObjCToken], pair: (open: String, close: String)) -> Int? {
     var depth = 0
     for position in open..<tokens.count {
-      if tokens[position].text == "(" { depth += 1 }
-      if tokens[position].text == ")" {
+      if tokens[position].text == pair.open { depth += 1 }
+      if tokens[position].text == pair.close {
         depth -= 1
         if depth == 0 { return position }
       }

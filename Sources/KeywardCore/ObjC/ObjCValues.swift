@@ -29,7 +29,9 @@ struct ObjCValueSources {
           !Self.isSoleSwitch(body, of: tokens, group: group)
         {
           returns[name, default: []] += Self.returned(in: body, of: tokens)
-        } else if let name = Self.functionName(before: index, in: tokens) {
+        } else if let name = Self.functionName(before: index, in: tokens)
+          ?? Self.methodSelector(before: index, in: tokens)
+        {
           defaultReturns[name, default: []] += Self.returned(in: body, of: tokens, unconditionally: true)
         }
         index = close + 1
@@ -114,6 +116,24 @@ struct ObjCValueSources {
       !ObjCModel.controlWords.contains(tokens[position - 1].text)
     else { return nil }
     return tokens[position - 1].text
+  }
+
+  /// The first part of a method taking arguments, with its colon: `- (LAPolicy)policyFor:(NSDictionary
+  /// *)options {` → `policyFor:`. What it returns whatever it is given is what its unconditional
+  /// `return`s give (the default after the branches on its arguments).
+  static func methodSelector(before open: Int, in tokens: [ObjCToken]) -> String? {
+    // Back to the `-` or `+` opening the header: the last one followed by `(` before the body.
+    var start = open - 1
+    while start > 0, ![";", "}", "{"].contains(tokens[start].text), tokens[start].kind != .directive,
+      !(["-", "+"].contains(tokens[start].text) && tokens[start + 1].text == "(")
+    {
+      start -= 1
+    }
+    guard start >= 0, start + 4 < open, ["-", "+"].contains(tokens[start].text), tokens[start + 1].text == "(",
+      let close = ObjCModel.closingParenthesis(of: start + 1, in: tokens), close + 2 < open,
+      tokens[close + 1].kind == .identifier, tokens[close + 2].text == ":"
+    else { return nil }
+    return tokens[close + 1].text + ":"
   }
 
   /// `switch (x) { case …: return …; … }` as the body's only statement, with two cases or more.

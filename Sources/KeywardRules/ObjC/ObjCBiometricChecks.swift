@@ -34,6 +34,8 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
       #define UNLOCK_POLICY LAPolicyDeviceOwnerAuthenticationWithBiometrics
       [context ↓evaluatePolicy:UNLOCK_POLICY localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {}];
       """,
+      // The policy a helper method returns unless its caller's options ask for the passcode.
+      objcPolicyHelper(defaultPolicy: "LAPolicyDeviceOwnerAuthenticationWithBiometrics", marker: "↓"),
     ],
     clean: [
       """
@@ -49,7 +51,30 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
       }];
       """,
       "// [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"x\" reply:nil];",
+      // The helper's own default accepts the passcode; biometrics alone is the caller's option.
+      objcPolicyHelper(defaultPolicy: "LAPolicyDeviceOwnerAuthentication", marker: ""),
     ])
+
+  /// A module method evaluating the policy a helper method picks from the caller's options.
+  static func objcPolicyHelper(defaultPolicy: String, marker: String) -> RuleExample {
+    let other =
+      defaultPolicy == "LAPolicyDeviceOwnerAuthentication"
+      ? "LAPolicyDeviceOwnerAuthenticationWithBiometrics" : "LAPolicyDeviceOwnerAuthentication"
+    return RuleExample(
+      """
+      - (LAPolicy)policyFor:(NSDictionary *)options {
+          if ([options[@"switchPolicy"] boolValue]) {
+              return \(other);
+          }
+          return \(defaultPolicy);
+      }
+      - (void)prompt:(NSDictionary *)options resolver:(RCTPromiseResolveBlock)resolve {
+          [[LAContext new] \(marker)evaluatePolicy:[self policyFor:options] localizedReason:@"Unlock" reply:^(BOOL ok, NSError *e) {
+              resolve(@(ok));
+          }];
+      }
+      """)
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
 
