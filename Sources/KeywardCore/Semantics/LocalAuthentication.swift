@@ -42,7 +42,8 @@ public struct PolicyEvaluation {
   /// system ask for the Face ID permission, and a request for it guards nothing.
   public var requestsPermission = false
   /// Whether every reason the prompt may show asks to confirm turning biometric unlock or an
-  /// app lock on or off (`"Enable Face ID"`, `"Authenticate to disable App Lock"`): the check
+  /// app lock on or off (`"Enable Face ID"`, `"Authenticate to disable App Lock"`), or its
+  /// success writes such a setting (`isAppLockEnabled = …`, `LockSettingWrites`): the check
   /// then guards a setting inside an app the user already has open, not a secret or an action.
   public var confirmsLockSetting = false
 
@@ -79,7 +80,8 @@ extension SemanticModel {
         policies: policy.map(policies(of:)) ?? [], reply: reply,
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)),
-        confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason")))
+        confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason"))
+          || writesLockSetting(after: call, reply: reply))
     }
   }
 

@@ -20,8 +20,8 @@ public struct EnrollmentChangeUnchecked: Rule {
       profile) no other shipped file of the scan reads them either. A biometric policy handed to \
       a function of the file that evaluates its parameter is reported where it is chosen; an \
       evaluation whose failure hands over to a passcode check is not biometrics-only. One whose \
-      every prompt asks to turn biometric unlock or an app lock on or off is reported only by the \
-      strict profile.
+      every prompt asks to turn biometric unlock or an app lock on or off, or whose success only \
+      writes such a setting (`isAppLockEnabled = …`), is reported only by the strict profile.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \

@@ -20,11 +20,10 @@ public struct EventBoundBiometricAuth: Rule {
       KeychainAccess's `authenticationContext(_:)`) and the file's items have an access control, \
       or opens a CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a \
       prompt on a context parameter every caller fills with a protected read's context. Reading \
-      items added without an access control stays event-bound. A \
-      context handed to another file's function is followed there after the scan (low \
-      confidence when no file settles it). An evaluation in a function or type named for a \
-      permission asks for the Face ID permission and guards nothing; one whose prompt asks to \
-      turn biometric unlock or an app lock on or off, only under strict.
+      items added without an access control stays event-bound. A context handed to another \
+      file's function is followed there after the scan. An evaluation in code named for a \
+      permission guards nothing; one whose prompt or success turns biometric unlock or an app \
+      lock on or off (`isAppLockEnabled = …`) is reported only under strict.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -84,7 +83,14 @@ public struct EventBoundBiometricAuth: Rule {
       // "Enable" names no lock: the prompt confirms an action, which the result alone decides.
       RuleExample(
         lockSettingPrompt(
-          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable payments""#, marker: "↓")),
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable payments""#, marker: "↓",
+          setting: "paymentsEnabled", otherReason: #""Disable payments""#)),
+      // Whatever the prompt says, a success that only turns the app lock on confirms that setting.
+      RuleExample(
+        lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Confirm it's you""#, marker: "↓",
+          setting: "isAppLockEnabled", otherReason: #""Confirm it's you""#),
+        profile: .strict),
       // The same, with the wrapper and its caller in different extensions of the type.
       """
       import LocalAuthentication
@@ -239,6 +245,10 @@ public struct EventBoundBiometricAuth: Rule {
     clean: [
       // The prompt confirms turning biometric unlock on or off inside the open app: strict only.
       RuleExample(lockSettingPrompt(policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Face ID""#)),
+      RuleExample(
+        lockSettingPrompt(
+          policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Confirm it's you""#,
+          setting: "isAppLockEnabled", otherReason: #""Confirm it's you""#)),
       // A request for the Face ID permission, named so: the first evaluation makes the system ask.
       RuleExample(faceIDPrompt(named: "ensureFaceIDPermission", evaluate: "evaluatePolicy")),
       // A permission request: the reply ignores the result, so nothing is guarded by it.
@@ -374,14 +384,17 @@ public struct EventBoundBiometricAuth: Rule {
 
   /// A settings switch that asks for the user before turning biometric unlock on: `reason` is
   /// the prompt, and `marker` marks where a finding is expected.
-  static func lockSettingPrompt(policy: String, reason: String, marker: String = "") -> String {
+  static func lockSettingPrompt(
+    policy: String, reason: String, marker: String = "", setting: String = "biometricUnlockEnabled",
+    otherReason: String = #""Disable Face ID""#
+  ) -> String {
     """
     final class SecuritySettings {
-        var biometricUnlockEnabled = false
+        var \(setting) = false
         func setBiometricUnlock(_ on: Bool) {
             let context = LAContext()
-            context.\(marker)evaluatePolicy(\(policy), localizedReason: on ? \(reason) : "Disable Face ID") { ok, _ in
-                if ok { self.biometricUnlockEnabled = on }
+            context.\(marker)evaluatePolicy(\(policy), localizedReason: on ? \(reason) : \(otherReason)) { ok, _ in
+                if ok { self.\(setting) = on }
             }
         }
     }

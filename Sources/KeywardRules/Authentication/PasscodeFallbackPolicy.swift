@@ -20,7 +20,7 @@ public struct PasscodeFallbackPolicy: Rule {
       access control decides what unlocks it. On native macOS code the policy asks for the login \
       password, the Mac's own credential; only the strict profile reports it there. An evaluation \
       in code named for a permission (`ensureFaceIDPermission()`) guards nothing; one whose \
-      prompt asks to turn biometric unlock or an app lock on or off, or in a method named for the \
+      prompt or success turns biometric unlock or an app lock on or off, or in a method named for the \
       passcode (`authenticateWithPasscode()`), is reported only under strict.
       """,
     rationale: """
