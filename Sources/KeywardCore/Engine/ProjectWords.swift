@@ -1,10 +1,11 @@
 import Foundation
 
-/// The words of the Swift files a scan reads, except the names functions are declared with
-/// (`func name`), kept as a Bloom filter. A name missing from it appears in no code, comment or
-/// string of the scan but its own declarations: an internal function of that name is called from
-/// nowhere (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision,
-/// which only keeps a finding that might have been set aside.
+/// The words of the Swift files a scan reads as shipped code (the scanner leaves tests and samples
+/// out), except the names functions are declared with (`func name`), kept as a Bloom filter. A
+/// name missing from it appears in no code, comment or string that ships but its own
+/// declarations: an internal function of that name is called from nowhere
+/// (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision, which only
+/// keeps a finding that might have been set aside.
 public final class ProjectWords: @unchecked Sendable {
   /// 2^21 bits (256 KiB), one per word: a project of 200,000 distinct words sets about a tenth
   /// of them, so a name it never met is taken for a word about one time in ten.
