@@ -392,17 +392,10 @@ public struct FileDiscovery {
       insideProject = insideProject || names.contains(where: FileDiscovery.isProjectManifest)
       let outerFolderOrigin = folderOrigin
       let outerFolderName = folderName
-      // One folder more than the walk above: only its own name is judged (the outermost that
-      // says something decides; third-party anywhere wins, as `PathOrigin.origin(ofFolder:)`).
+      // One folder more than the walk above: only its own name is judged.
       if !relativePrefix.isEmpty {
         let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
-        if folderOrigin != .thirdParty {
-          if PathOrigin.isThirdParty(name, after: folderName) {
-            folderOrigin = .thirdParty
-          } else if folderOrigin == nil {
-            folderOrigin = PathOrigin.folderOrigin(name)
-          }
-        }
+        folderOrigin = PathOrigin.origin(ofFolder: name, after: folderName, below: folderOrigin)
         folderName = name
       }
       defer {

@@ -50,11 +50,18 @@ public enum PathOrigin {
     var found: CodeOrigin?
     var previous: Substring?
     for folder in folderPath.split(separator: "/") {
-      if isThirdParty(folder, after: previous) { return .thirdParty }
-      if found == nil { found = folderOrigin(folder) }
+      found = origin(ofFolder: folder, after: previous, below: found)
+      if found == .thirdParty { return found }
       previous = folder
     }
     return found
+  }
+
+  /// What a path says one folder deeper, below folders that said `outer`: the outermost that
+  /// says something decides, and third-party anywhere wins. Walks take it a folder at a time.
+  static func origin(ofFolder folder: Substring, after previous: Substring?, below outer: CodeOrigin?) -> CodeOrigin? {
+    if outer == .thirdParty || isThirdParty(folder, after: previous) { return .thirdParty }
+    return outer ?? folderOrigin(folder)
   }
 
   /// Whether an absolute path lies inside a dependency manager's folder (`Pods`, `Carthage`,

@@ -165,22 +165,9 @@ extension SemanticModel {
 
   /// Whether a function or type enclosing `node` has "permission" among its name's words.
   private static func isInDeclarationNamedForPermission(_ node: Syntax) -> Bool {
-    var current = node.parent
-    while let ancestor = current {
-      current = ancestor.parent
-      let name: String? =
-        if let function = ancestor.as(FunctionDeclSyntax.self) {
-          function.name.text
-        } else if let group = ancestor.asProtocol(DeclGroupSyntax.self) {
-          SyntaxFacts.typeName(declaring: group.memberBlock)
-        } else {
-          nil
-        }
-      if let name, SensitiveNames.nameWords(name).contains(where: { $0 == "permission" || $0 == "permissions" }) {
-        return true
-      }
+    SyntaxFacts.enclosingDeclarationNames(of: node).contains { declaration in
+      SensitiveNames.nameWords(declaration.name).contains { $0 == "permission" || $0 == "permissions" }
     }
-    return false
   }
 
   /// Whether `call` evaluates `self` (or an implicit receiver) inside a method named

@@ -61,7 +61,7 @@ extension SemanticModel {
   /// A name saying a biometric unlock or an app lock is enabled: `isAppLockEnabled`,
   /// `biometricsEnabled`, `isFaceIDEnabled`.
   static func namesLockSetting(_ name: String) -> Bool {
-    let words = SensitiveNames.nameWords(name).map { $0.lowercased() }
+    let words = SensitiveNames.nameWords(name)
     let joined = words.joined()
     let namesLock =
       words.contains { $0.hasPrefix("biometr") || $0 == "lock" || $0 == "applock" }

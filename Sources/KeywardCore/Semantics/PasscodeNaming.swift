@@ -9,40 +9,17 @@ import SwiftSyntax
 public enum PasscodeNaming {
   /// Whether a function's (or Objective-C selector part's) name speaks of the passcode.
   public static func declaresPasscode(function name: String) -> Bool {
-    let parts = words(name)
+    let parts = SensitiveNames.nameWords(name)
     return parts.contains("passcode") || mentionsDeviceCredential(parts)
   }
 
   /// Whether a type's name speaks of the device credential (`DeviceCredential`, `DevicePasscode`).
-  public static func declaresPasscode(type name: String) -> Bool { mentionsDeviceCredential(words(name)) }
+  public static func declaresPasscode(type name: String) -> Bool {
+    mentionsDeviceCredential(SensitiveNames.nameWords(name))
+  }
 
   private static func mentionsDeviceCredential(_ parts: [String]) -> Bool {
     zip(parts, parts.dropFirst()).contains { $0 == "device" && ($1 == "credential" || $1 == "passcode") }
-  }
-
-  /// The lowercased words of a camel-case or snake-case name: `authenticateWithPasscode` →
-  /// authenticate, with, passcode; `PINCode` → pin, code.
-  static func words(_ name: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    let characters = Array(name)
-    for (index, character) in characters.enumerated() {
-      guard character.isLetter || character.isNumber else {
-        if !current.isEmpty { words.append(current) }
-        current = ""
-        continue
-      }
-      let startsWord =
-        character.isUppercase && !current.isEmpty
-        && (current.last!.isLowercase || (index + 1 < characters.count && characters[index + 1].isLowercase))
-      if startsWord {
-        words.append(current)
-        current = ""
-      }
-      current.append(character)
-    }
-    if !current.isEmpty { words.append(current) }
-    return words.map { $0.lowercased() }
   }
 }
 
@@ -50,20 +27,11 @@ extension SemanticModel {
   /// Whether `node` lies in a function, or a type, named for the device passcode
   /// (`PasscodeNaming`).
   public func isNamedForThePasscode(_ node: Syntax) -> Bool {
-    var current = node.parent
-    var functionSeen = false
-    while let candidate = current {
-      if !functionSeen, let function = candidate.as(FunctionDeclSyntax.self) {
-        functionSeen = true
-        if PasscodeNaming.declaresPasscode(function: function.name.text) { return true }
-      }
-      let typeName =
-        candidate.as(ClassDeclSyntax.self)?.name.text ?? candidate.as(StructDeclSyntax.self)?.name.text
-        ?? candidate.as(EnumDeclSyntax.self)?.name.text ?? candidate.as(ActorDeclSyntax.self)?.name.text
-        ?? candidate.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
-      if let typeName, PasscodeNaming.declaresPasscode(type: typeName) { return true }
-      current = candidate.parent
+    let names = SyntaxFacts.enclosingDeclarationNames(of: node)
+    // The innermost function speaks for the code; every type around it does.
+    if let function = names.first(where: \.isFunction), PasscodeNaming.declaresPasscode(function: function.name) {
+      return true
     }
-    return false
+    return names.contains { !$0.isFunction && PasscodeNaming.declaresPasscode(type: $0.name) }
   }
 }

@@ -128,6 +128,24 @@ public enum SyntaxFacts {
     return nil
   }
 
+  /// The names of the functions and types around `node` (an extension's: the type it extends),
+  /// innermost first.
+  public static func enclosingDeclarationNames(of node: Syntax) -> [(name: String, isFunction: Bool)] {
+    var names: [(String, Bool)] = []
+    var current = node.parent
+    while let ancestor = current {
+      if let function = ancestor.as(FunctionDeclSyntax.self) {
+        names.append((function.name.text, true))
+      } else if let group = ancestor.asProtocol(DeclGroupSyntax.self),
+        let name = typeName(declaring: group.memberBlock)
+      {
+        names.append((name, false))
+      }
+      current = ancestor.parent
+    }
+    return names
+  }
+
   /// The member block a declaration is a member of directly (declaration, member, member list,
   /// block); nil for a local or top-level one.
   public static func memberBlock(holding declaration: Syntax) -> MemberBlockSyntax? {

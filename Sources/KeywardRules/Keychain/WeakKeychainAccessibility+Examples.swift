@@ -16,42 +16,9 @@ extension WeakKeychainAccessibility {
       func remember(_ store: TokenStore, _ token: Data) { _ = store.put(token, protection: ↓kSecAttrAccessibleAlways) }
       """,
       // A settings value built once, kept in a stored property and read by a method.
-      """
-      struct VaultSettings { var protection: CFString }
-      final class Vault {
-          private let settings: VaultSettings
-          init(settings: VaultSettings) { self.settings = settings }
-          func save(_ secret: Data) -> OSStatus {
-              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
-              query[kSecAttrAccessible as String] = settings.protection
-              return SecItemAdd(query as CFDictionary, nil)
-          }
-      }
-      let vault = Vault(settings: .init(protection: ↓kSecAttrAccessibleAlways))
-      """,
+      vaultSettings(protection: "↓kSecAttrAccessibleAlways"),
       // A property wrapper whose setter stores with the protection its attribute is given.
-      """
-      @propertyWrapper
-      struct KeychainBacked {
-          let key: String
-          let protection: CFString
-          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
-              self.key = key
-              self.protection = protection
-          }
-          var wrappedValue: String? {
-              get { nil }
-              set {
-                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
-                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
-                  SecItemAdd(query as CFDictionary, nil)
-              }
-          }
-      }
-      final class Session {
-          @KeychainBacked("session", protection: ↓kSecAttrAccessibleAlways) var token: String?
-      }
-      """,
+      keychainBacked(protection: "↓kSecAttrAccessibleAlways"),
       // A value built into a local, then handed to a function reading its member.
       """
       struct KeyAccess { var protection: CFString }
@@ -166,41 +133,8 @@ extension WeakKeychainAccessibility {
       // A helper given the dictionary as what to match (`matching:`) looks old items up.
       legacyMigration(label: "matching", marker: ""),
       // The same shapes carrying strong values.
-      """
-      struct VaultSettings { var protection: CFString }
-      final class Vault {
-          private let settings: VaultSettings
-          init(settings: VaultSettings) { self.settings = settings }
-          func save(_ secret: Data) -> OSStatus {
-              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
-              query[kSecAttrAccessible as String] = settings.protection
-              return SecItemAdd(query as CFDictionary, nil)
-          }
-      }
-      let vault = Vault(settings: .init(protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly))
-      """,
-      """
-      @propertyWrapper
-      struct KeychainBacked {
-          let key: String
-          let protection: CFString
-          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
-              self.key = key
-              self.protection = protection
-          }
-          var wrappedValue: String? {
-              get { nil }
-              set {
-                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
-                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
-                  SecItemAdd(query as CFDictionary, nil)
-              }
-          }
-      }
-      final class Session {
-          @KeychainBacked("session", protection: kSecAttrAccessibleWhenUnlockedThisDeviceOnly) var token: String?
-      }
-      """,
+      vaultSettings(protection: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly"),
+      keychainBacked(protection: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly"),
       // Chosen for a public key's item, which holds nothing secret.
       """
       struct KeyAccess { var protection: CFString }
@@ -365,6 +299,52 @@ extension WeakKeychainAccessibility {
               query[kSecAttrAccessible as String] = \(marker)kSecAttrAccessibleAlways
               try moveItems(\(label): query)
           }
+      }
+      """)
+  }
+
+  /// A settings value built once, kept in a stored property and read by a method that stores with
+  /// its `protection`.
+  static func vaultSettings(protection: String) -> RuleExample {
+    RuleExample(
+      """
+      struct VaultSettings { var protection: CFString }
+      final class Vault {
+          private let settings: VaultSettings
+          init(settings: VaultSettings) { self.settings = settings }
+          func save(_ secret: Data) -> OSStatus {
+              var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: secret]
+              query[kSecAttrAccessible as String] = settings.protection
+              return SecItemAdd(query as CFDictionary, nil)
+          }
+      }
+      let vault = Vault(settings: .init(protection: \(protection)))
+      """)
+  }
+
+  /// A property wrapper whose setter stores with the `protection` its attribute is given.
+  static func keychainBacked(protection: String) -> RuleExample {
+    RuleExample(
+      """
+      @propertyWrapper
+      struct KeychainBacked {
+          let key: String
+          let protection: CFString
+          init(_ key: String, protection: CFString = kSecAttrAccessibleWhenUnlockedThisDeviceOnly) {
+              self.key = key
+              self.protection = protection
+          }
+          var wrappedValue: String? {
+              get { nil }
+              set {
+                  let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key,
+                                              kSecValueData as String: Data((newValue ?? "").utf8), kSecAttrAccessible as String: protection]
+                  SecItemAdd(query as CFDictionary, nil)
+              }
+          }
+      }
+      final class Session {
+          @KeychainBacked("session", protection: \(protection)) var token: String?
       }
       """)
   }
