@@ -69,9 +69,13 @@ extension ObjCModel {
   }
 
   /// The flags of each `SecAccessControlCreateWithFlags` call (`kSecAccessControl...` constants,
-  /// plain integers, `1 << n`, through `#define`s, `const`s, locals and helpers), one list per call.
+  /// plain integers, `1 << n`, through `#define`s, `const`s, locals and helpers), one list per call;
+  /// not those of a call whose access control only goes into searches (`isPutOnlyIntoSearches`).
   public var accessControlCreations: [[(token: ObjCToken, flags: [AccessControlFlag], fromInteger: Bool)]] {
-    calls(named: "SecAccessControlCreateWithFlags").filter { $0.arguments.count > 2 }.map { call in
+    calls(named: "SecAccessControlCreateWithFlags").filter { call in
+      call.arguments.count > 2
+        && !(tokenIndex(startingAt: call.name.start).map { isPutOnlyIntoSearches(creationAt: $0) } ?? false)
+    }.map { call in
       var found: [(ObjCToken, [AccessControlFlag], Bool)] = []
       let expanded = expand(call.arguments[2])
       var index = 0

@@ -106,3 +106,43 @@ extension ObjCModel {
     return (builder.dictionaries(), builder.subscriptWrites)
   }
 }
+
+extension ObjCModel {
+  /// Whether the access control made by the `SecAccessControlCreateWithFlags` call named at
+  /// `index` (in `tokens`) protects no item: it is written, or kept in a local whose every use
+  /// but `CFRelease` is written, only as the `kSecAttrAccessControl` value of dictionaries that
+  /// store nothing (a `SecItemCopyMatching` query). A search ignores the access control, so its
+  /// flags decide nothing.
+  public func isPutOnlyIntoSearches(creationAt index: Int) -> Bool {
+    // A value a dictionary that may store also holds is not only searched for.
+    func values(_ mayStore: Bool) -> Set<Int> {
+      Set(
+        keychainDictionaries.filter { $0.mayStore == mayStore }.flatMap {
+          $0.values(forKey: "kSecAttrAccessControl", in: self)
+        }.joined().map(\.start))
+    }
+    let searchValues = values(false).subtracting(values(true))
+    guard !searchValues.isEmpty, index < tokens.count else { return false }
+    if searchValues.contains(tokens[index].start) { return true }
+    // `access = SecAccessControlCreateWithFlags(…)`, `SecAccessControlRef access = …`.
+    guard index >= 2, tokens[index - 1].text == "=", tokens[index - 2].kind == .identifier,
+      index < 3 || ![".", "->"].contains(tokens[index - 3].text),
+      let body = valueSources.bodies.first(where: { $0.contains(tokens[index].start) })
+    else { return false }
+    let name = tokens[index - 2].text
+    var uses = 0
+    for position in tokens.indices
+    where tokens[position].kind == .identifier && tokens[position].text == name
+      && body.contains(tokens[position].start) && position != index - 2
+    {
+      let before = position > 0 ? tokens[position - 1].text : ""
+      if [".", "->"].contains(before) { continue }
+      // Its declaration (`SecAccessControlRef access;`) and its release use nothing.
+      if ObjCDictionaryBuilder.isDeclaration(at: position, in: tokens) && tokens[position + 1].text == ";" { continue }
+      if position >= 2, before == "(", tokens[position - 2].text == "CFRelease" { continue }
+      guard searchValues.contains(tokens[position].start) else { return false }
+      uses += 1
+    }
+    return uses > 0
+  }
+}

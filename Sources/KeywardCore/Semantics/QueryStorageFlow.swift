@@ -191,6 +191,37 @@ extension SemanticModel {
     resolver.everyUse(of: creation, satisfies: ValueUse.isCompared)
   }
 
+  /// Whether the access control `creation` makes protects no item because it only goes into
+  /// searches: every use of it, where it is made or through the local it is kept in, is the
+  /// `kSecAttrAccessControl` value of a dictionary that stores nothing (a `SecItemCopyMatching`
+  /// query, a delete). A search ignores the access control, so its flags decide nothing.
+  public func isPutOnlyIntoSearches(_ creation: FunctionCallExprSyntax) -> Bool {
+    // One write can belong to several queries (a helper's dictionary, and each caller's copy of
+    // its result): it goes only into searches when no query holding it may store.
+    func values(_ mayStore: Bool) -> Set<SyntaxIdentifier> {
+      Set(
+        keychainQueries.filter { $0.mayStore == mayStore }.flatMap { $0.writes(forKey: "kSecAttrAccessControl") }.map {
+          Self.assignedValue($0.value).id
+        })
+    }
+    let searchValues = values(false).subtracting(values(true))
+    guard !searchValues.isEmpty else { return false }
+    return resolver.everyUse(of: creation) { use in
+      searchValues.contains(use.id) || searchValues.contains(ValueUse.outermostHolder(of: use).id)
+    }
+  }
+
+  /// The value a write holds: for an assignment written with casts after its value
+  /// (`query[key] = access as Any`, kept as the whole sequence), the value before the casts.
+  private static func assignedValue(_ value: ExprSyntax) -> ExprSyntax {
+    guard let sequence = value.as(SequenceExprSyntax.self) else { return value }
+    let elements = Array(sequence.elements)
+    guard elements.count > 3, elements[1].is(AssignmentExprSyntax.self),
+      elements[3...].allSatisfy({ $0.is(UnresolvedAsExprSyntax.self) || $0.is(TypeExprSyntax.self) })
+    else { return value }
+    return elements[2]
+  }
+
   /// Whether a constant is only looked for, never put anywhere: compared or asserted, or an
   /// element of a collection that is only searched (`[.none, .complete].contains(x)`, or a
   /// constant set whose every use is `contains` or a comparison).

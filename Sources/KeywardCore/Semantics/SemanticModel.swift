@@ -109,9 +109,12 @@ public final class SemanticModel {
     index.calls(named: "SecAccessControlCreateWithFlags")
   }
 
-  /// The flags argument of each access control made only to be compared with another
-  /// (`isMadeOnlyForComparison`): flags that protect no item.
-  public var flagsOfComparisonTemplates: Set<SyntaxIdentifier> {
-    Set(accessControlCreations.filter(isMadeOnlyForComparison).compactMap { SyntaxFacts.argument($0, at: 2)?.id })
+  /// The flags argument of each access control that protects no item: made only to be compared
+  /// with another (`isMadeOnlyForComparison`), or put only into searches (`isPutOnlyIntoSearches`).
+  public var flagsProtectingNoItem: Set<SyntaxIdentifier> {
+    Set(
+      accessControlCreations.filter { isMadeOnlyForComparison($0) || isPutOnlyIntoSearches($0) }.compactMap {
+        SyntaxFacts.argument($0, at: 2)?.id
+      })
   }
 }

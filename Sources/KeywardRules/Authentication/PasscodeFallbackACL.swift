@@ -148,7 +148,7 @@ public struct PasscodeFallbackACL: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
-    let templates = model.flagsOfComparisonTemplates
+    let templates = model.flagsProtectingNoItem
     for call in model.accessControlCreations {
       guard let argument = SyntaxFacts.argument(call, at: 2), !templates.contains(argument.id) else { continue }
       // Each set the flags may be is judged alone: `useBiometrics ? [.biometryCurrentSet, .or,

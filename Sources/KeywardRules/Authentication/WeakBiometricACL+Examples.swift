@@ -8,6 +8,25 @@ extension WeakBiometricACL {
       RuleExample(storageOption(marker: "↓"), profile: .strict),
       // A function named for the passcode accepts it by its stated purpose: strict only.
       RuleExample(passcodeKeyVariants(marker: "↓"), profile: .strict),
+      RuleExample(accessInQuery(marker: "↓", call: "SecItemAdd(query as CFDictionary, nil)")),
+      // A helper's query that one caller only deletes with still reaches the add of another.
+      """
+      enum TokenStore {
+          private static func itemQuery(account: String) -> [CFString: Any] {
+              var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: account]
+              query[kSecAttrAccessControl] = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, ↓.userPresence, nil)
+              return query
+          }
+          static func save(_ token: Data, account: String) -> OSStatus {
+              let adding = itemQuery(account: account).merging([kSecValueData: token]) { current, _ in current }
+              return SecItemAdd(adding as CFDictionary, nil)
+          }
+          static func forget(account: String) -> OSStatus {
+              let query = itemQuery(account: account)
+              return SecItemDelete(query as CFDictionary)
+          }
+      }
+      """,
       // A setting, not the device, picks the passcode: a biometric device still gets `.userPresence`.
       """
       final class Vault {
@@ -209,6 +228,8 @@ extension WeakBiometricACL {
           """),
     ],
     clean: [
+      // A search ignores the access control it is given: these flags protect nothing.
+      RuleExample(accessInQuery(marker: "", call: "SecItemCopyMatching(query as CFDictionary, &found)")),
       RuleExample(storageOption(marker: "")),
       RuleExample(passcodeKeyVariants(marker: "")),
       // Without biometrics the passcode is all the device can ask for.
@@ -467,6 +488,19 @@ extension WeakBiometricACL {
             return nil
         }
         return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+    }
+    """
+  }
+
+  /// An access control kept in a local and put into a query given to `call`.
+  static func accessInQuery(marker: String, call: String) -> String {
+    """
+    func lookUpToken(account: String) -> OSStatus {
+        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, \(marker).userPresence, nil)
+        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account]
+        query[kSecAttrAccessControl as String] = access as Any
+        var found: CFTypeRef?
+        return \(call)
     }
     """
   }

@@ -20,10 +20,10 @@ public struct WeakBiometricACL: Rule {
       left to the passcode fallback rule (enrolling a finger takes the passcode, which opens such \
       an item alone); a set also requiring `.applicationPassword` (no `.or`) is not weak, nor is \
       `.userPresence` where a biometric `canEvaluatePolicy` check failed; in code named for the \
-      passcode (`makePasscodeKey()`) it is the stated purpose, reported under strict. Policies \
-      given to wrappers (KeychainAccess's `authenticationPolicy:`, Valet's \
-      `SecureEnclaveAccessControl`, UICKeyChainStore, EllipticCurveKeyPair's \
-      `AccessControl(flags:)`, `wrapperMappings`) are read the same way.
+      passcode (`makePasscodeKey()`) it is the stated purpose, reported under strict. An access \
+      control only put into searches (`SecItemCopyMatching`) protects nothing. Wrappers' policies \
+      (KeychainAccess, Valet, UICKeyChainStore, EllipticCurveKeyPair, `wrapperMappings`) are read \
+      the same way.
       """,
     rationale: """
       Someone who learns the passcode or holds the unlocked device for a minute can enroll their \
@@ -98,7 +98,7 @@ public struct WeakBiometricACL: Rule {
       model.accessControlCreations.filter(SensitiveNames.namesPublicKeyProtection).compactMap {
         SyntaxFacts.argument($0, at: 2)?.id
       }
-    ).union(model.flagsOfComparisonTemplates)
+    ).union(model.flagsProtectingNoItem)
     var weakByNode: [SyntaxIdentifier: (node: ExprSyntax, origins: [FlagOrigin], sink: ExprSyntax)] = [:]
     var order: [SyntaxIdentifier] = []
     for root in model.accessControl.allFlagExpressions where !protectingNothing.contains(root.id) {

@@ -179,7 +179,10 @@ public struct ItemMigratable: Rule {
       .filter { $0.mayStore && $0.synchronizableTrueValues(in: model, includingCallerChoices: false).isEmpty }
       .flatMap { $0.writes(forKey: "kSecAttrAccessible") }.map(\.value)
     // A Secure Enclave key stays on the device whatever class its access control names.
-    values += model.accessControlCreations.filter { !model.protectsOnlyEnclaveKeys($0) }.compactMap {
+    // Nor does one that only goes into searches protect anything.
+    values += model.accessControlCreations.filter {
+      !model.protectsOnlyEnclaveKeys($0) && !model.isPutOnlyIntoSearches($0)
+    }.compactMap {
       SyntaxFacts.argument($0, at: 1)
     }
     for value in values.flatMap({ model.resolver.values(of: $0) }) {

@@ -15,7 +15,8 @@ public struct ObjCWeakBiometricACL: Rule {
       argument to the call; and UICKeyChainStore's \
       `...AuthenticationPolicyTouchIDAny` / `...UserPresence`. Such items stay unlockable with \
       biometrics enrolled after they were protected. A flag set only where the method's caller \
-      asks (an `if` on a parameter) is that caller's choice, reported by the strict profile.
+      asks (an `if` on a parameter) is that caller's choice, reported by the strict profile. An \
+      access control only put into searches (a `SecItemCopyMatching` query) protects nothing.
       """,
     vulnerableExample: """
       SecAccessControlRef access = SecAccessControlCreateWithFlags(kCFAllocatorDefault,
@@ -35,6 +36,7 @@ public struct ObjCWeakBiometricACL: Rule {
       RuleExample(objcPresenceOption(marker: "↓"), profile: .strict),
       // A method named for the passcode accepts it by its stated purpose (strict only).
       RuleExample(objcPasscodeKeyPair(marker: "↓"), profile: .strict),
+      RuleExample(objcAccessInQuery(marker: "↓", call: "SecItemAdd((__bridge CFDictionaryRef)query, NULL)")),
       "SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, ↓kSecAccessControlBiometryAny | kSecAccessControlPrivateKeyUsage, &error);",
       "SecAccessControlRef sacRef = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, ↓kSecAccessControlUserPresence, err);",
       "SecAccessControlCreateWithFlags(0, kSecAttrAccessibleAlways, ↓2, 0);",
@@ -73,6 +75,8 @@ public struct ObjCWeakBiometricACL: Rule {
     clean: [
       RuleExample(objcPresenceOption(marker: "")),
       RuleExample(objcPasscodeKeyPair(marker: "")),
+      // A search ignores the access control it is given: these flags protect nothing.
+      RuleExample(objcAccessInQuery(marker: "", call: "SecItemCopyMatching((__bridge CFDictionaryRef)query, &found)")),
       "SecAccessControlCreateWithFlags(NULL, protection, kSecAccessControlBiometryCurrentSet | kSecAccessControlPrivateKeyUsage, NULL);",
       // The wrapper's own declaration of its policy constants.
       """
@@ -120,6 +124,22 @@ public struct ObjCWeakBiometricACL: Rule {
             flags = \(marker)kSecAccessControlUserPresence;
         }
         SecAccessControlRef access = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, NULL);
+    }
+    """
+  }
+
+  /// An access control kept in a local and put into a query given to `call`.
+  static func objcAccessInQuery(marker: String, call: String) -> String {
+    """
+    - (void)lookUpToken:(NSString *)account {
+        SecAccessControlRef access;
+        access = SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, \(marker)kSecAccessControlUserPresence, NULL);
+        NSMutableDictionary *query = [@{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                        (__bridge id)kSecAttrAccount: account} mutableCopy];
+        [query setObject:(__bridge id)access forKey:(__bridge id)kSecAttrAccessControl];
+        CFTypeRef found = NULL;
+        OSStatus status = \(call);
+        CFRelease(access);
     }
     """
   }
