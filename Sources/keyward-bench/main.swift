@@ -45,7 +45,8 @@ case "parse-only", "parse-walk", "parse-rawwalk":
   let files = FileDiscovery(root: root, excludes: []).discover([root]).files.filter {
     $0.relativePath.hasSuffix(".swift")
   }
-  let order = files.indices.sorted { files[$0].size > files[$1].size }
+  let sizes = files.map { FileDiscovery.size(of: $0.absolutePath) }
+  let order = files.indices.sorted { sizes[$0] > sizes[$1] }
   let tokens = ParallelWork.map(count: files.count, jobs: jobs) { position -> Int in
     // Read as the scanner reads, so that the two differ only in what follows the parse.
     guard let bytes = try? FileBytes.read(files[order[position]].absolutePath) else { return 0 }

@@ -188,6 +188,7 @@ import Testing
         let found = Set(search.found(in: text).map { String(decoding: search.tokens[$0], as: UTF8.self) })
         let expected = Set(tokens.filter { String(decoding: text, as: UTF8.self).contains($0) })
         #expect(found == expected, "\(tokens) in \(String(decoding: text, as: UTF8.self))")
+        #expect(search.containsAny(in: text) == !expected.isEmpty)
       }
     }
   }

@@ -3,18 +3,29 @@ import Foundation
 /// Why a file could not be read, in the system's words ("No such file or directory").
 public struct FileReadError: Error, CustomStringConvertible, Sendable {
   public var description: String
+  /// The file's size, when the read stopped because it is over the size it was allowed.
+  public var tooLargeSize: Int?
+
+  public init(description: String, tooLargeSize: Int? = nil) {
+    self.description = description
+    self.tooLargeSize = tooLargeSize
+  }
 }
 
 /// Reads whole files and writes buffers with POSIX calls: one copy into the array, and `errno`'s
 /// own message when reading fails (Foundation's messages lose the reason).
 public enum FileBytes {
-  public static func read(_ path: String) throws(FileReadError) -> [UInt8] {
+  /// A file over `maximumSize` bytes is not read: the error gives its size (`tooLargeSize`).
+  public static func read(_ path: String, maximumSize: Int = .max) throws(FileReadError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw failure() }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw failure() }
     guard (info.st_mode & S_IFMT) != S_IFDIR else { throw FileReadError(description: "is a folder") }
+    guard info.st_size <= maximumSize else {
+      throw FileReadError(description: "\(info.st_size) bytes", tooLargeSize: Int(info.st_size))
+    }
     // Straight into the array's storage, for the size the file had when opened; a file that
     // grew since is read on in chunks.
     let expected = max(0, Int(info.st_size))

@@ -59,7 +59,11 @@ public struct DiscoveredFile: Sendable, Hashable {
   public var absolutePath: String
   /// Relative to the scan root, with `/` separators.
   public var relativePath: String
+  /// In bytes; `unknownSize` for a file the walk took from its folder's listing without a
+  /// `stat` (reading it checks the size limit).
   public var size: Int
+
+  public static let unknownSize = -1
   private var givenOrigin: CodeOrigin?
   /// The library repository the file lies in, whose manifest says which folders ship.
   private var library: LibraryLayout?
@@ -106,6 +110,12 @@ public struct FileDiscovery {
   /// and `includeThirdParty` scans them.
   public static let thirdPartyFolders: Set<String> = ["Pods", "Carthage"]
   public static let sourceExtensions: Set<String> = ["swift", "m", "mm", "h"]
+
+  /// The size of the file at `path` in bytes, 0 when it cannot be looked at.
+  public static func size(of path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
 
   public let root: String
   public let excludes: [GlobPattern]
@@ -298,13 +308,27 @@ public struct FileDiscovery {
 
     /// `name` is nil for paths named on the command line; `type` is the folder listing's
     /// `d_type` when it knows one, which saves a `stat` for files that are not sources.
-    private mutating func visit(_ path: String, relative: String, name: String?, type: UInt8?) {
+    /// `folder`, when given, is the open folder holding `name`: the entry is looked at relative
+    /// to it, which spares the system walking the whole path again for every file.
+    /// `listed`, for an entry its folder's listing says is a regular file, is the file's identity
+    /// there (the folder's device and the entry's inode): a source file is then taken without a
+    /// `stat`, its size left for the read to check.
+    private mutating func visit(
+      _ path: String, relative: String, name: String?, type: UInt8?, folder: Int32? = nil, listed: [UInt64]? = nil
+    ) {
       let explicitlyNamed = name == nil
       // With the listing's type, the name is judged before the `stat`; otherwise after it.
       let typeKnown = type == UInt8(DT_REG) || type == UInt8(DT_DIR)
       if let name, typeKnown, skipsEntry(named: name, isFolder: type == UInt8(DT_DIR), relative: relative) { return }
+      if type == UInt8(DT_REG), let listed {
+        // The same file reached again (through a link): the first path in walk order stays.
+        guard !isExcluded(relative), seenFiles.insert(listed).inserted else { return }
+        take(file(path, relative: relative, size: DiscoveredFile.unknownSize, kind: .source))
+        return
+      }
       var info = stat()
-      guard stat(path, &info) == 0 else {
+      let status = if let folder, let name { fstatat(folder, name, &info, 0) } else { stat(path, &info) }
+      guard status == 0 else {
         let reason = String(cString: strerror(errno))
         var linkInfo = stat()
         if explicitlyNamed || !isExcluded(relative) {
@@ -328,7 +352,7 @@ public struct FileDiscovery {
       if isFolder {
         // A folder reached twice through links is a loop or a duplicate; scan it once.
         guard seenFolders.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        visitEntries(of: path, relative: relative)
+        visitEntries(of: path, relative: relative, device: UInt64(info.st_dev))
         return
       }
       let isRegular = (info.st_mode & S_IFMT) == S_IFREG
@@ -356,22 +380,25 @@ public struct FileDiscovery {
 
     /// Lists a folder with `opendir`/`readdir` (Foundation's listing costs a `stat` and several
     /// string conversions per entry) and visits its entries in name order.
-    private mutating func visitEntries(of folder: String, relative: String) {
+    private mutating func visitEntries(of folder: String, relative: String, device: UInt64) {
       guard let stream = opendir(folder) else {
         issues.append(
           ScanIssue(
             path: relative, kind: .unreadable, message: "cannot list folder: \(String(cString: strerror(errno)))"))
         return
       }
-      var entries: [(name: String, type: UInt8)] = []
+      var entries: [(name: String, type: UInt8, inode: UInt64)] = []
       while let entry = readdir(stream) {
         let name = withUnsafePointer(to: &entry.pointee.d_name) {
           String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
         }
         if name == "." || name == ".." { continue }
-        entries.append((name, entry.pointee.d_type))
+        entries.append((name, entry.pointee.d_type, UInt64(entry.pointee.d_ino)))
       }
-      closedir(stream)
+      // Kept open while its entries are visited, which are looked at relative to it.
+      defer { closedir(stream) }
+      let folderDescriptor = dirfd(stream)
+      let descriptor: Int32? = folderDescriptor >= 0 ? folderDescriptor : nil
       let prefix = folder.hasSuffix("/") ? folder : folder + "/"
       let relativePrefix = relative.isEmpty || folder == discovery.root ? "" : relative + "/"
       let names = entries.map(\.name)
@@ -410,11 +437,13 @@ public struct FileDiscovery {
       }
       // A folder sorts as its name followed by `/`, so that the walk meets files in the order
       // of their relative paths. An entry of unknown type (a link) is looked at to tell.
-      func sortKey(_ entry: (name: String, type: UInt8)) -> String {
+      func sortKey(_ entry: (name: String, type: UInt8, inode: UInt64)) -> String {
         var isFolder = entry.type == UInt8(DT_DIR)
         if entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) {
           var info = stat()
-          isFolder = stat(prefix + entry.name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+          let status =
+            if let descriptor { fstatat(descriptor, entry.name, &info, 0) } else { stat(prefix + entry.name, &info) }
+          isFolder = status == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         }
         return isFolder ? entry.name + "/" : entry.name
       }
@@ -422,7 +451,9 @@ public struct FileDiscovery {
       for entry in ordered {
         projectPlatform = ProjectPlatform.of(entry: entry.name, declared: declared, outer: outerPlatform)
         let known = entry.type == UInt8(DT_UNKNOWN) || entry.type == UInt8(DT_LNK) ? nil : entry.type
-        visit(prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known)
+        visit(
+          prefix + entry.name, relative: relativePrefix + entry.name, name: entry.name, type: known,
+          folder: descriptor, listed: [device, entry.inode])
       }
     }
 

@@ -106,17 +106,20 @@ public struct FileScanner: Sendable {
       }
       return Self.placed(binaryAnalyzer.analyze(file, rules: rules), in: file)
     }
-    guard file.size <= maximumFileSize else {
-      return FileOutcome(issues: [
+    func tooLarge(_ size: Int) -> FileOutcome {
+      FileOutcome(issues: [
         ScanIssue(
           path: path, kind: .tooLarge,
-          message: "skipped: \(file.size) bytes is over the \(maximumFileSize)-byte limit for one source file")
+          message: "skipped: \(size) bytes is over the \(maximumFileSize)-byte limit for one source file")
       ])
     }
+    guard file.size <= maximumFileSize else { return tooLarge(file.size) }
     let bytes: [UInt8]
     do {
-      bytes = try FileBytes.read(file.absolutePath)
+      // A file the walk did not measure is measured as it is opened.
+      bytes = try FileBytes.read(file.absolutePath, maximumSize: maximumFileSize)
     } catch {
+      if let size = error.tooLargeSize { return tooLarge(size) }
       return FileOutcome(issues: [
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
@@ -175,7 +178,7 @@ public struct FileScanner: Sendable {
   public func callFacts(of file: DiscoveredFile) -> CallFacts {
     guard file.kind == .source, contextToken != nil || !valueSinkTokens.isEmpty, file.size <= maximumFileSize,
       SourceLanguage(pathExtension: FileDiscovery.pathExtension(file.relativePath)) == .swift,
-      let bytes = try? FileBytes.read(file.absolutePath)
+      let bytes = try? FileBytes.read(file.absolutePath, maximumSize: maximumFileSize)
     else { return CallFacts() }
     if let known = cache?.outcome(forKey: ScanCache.key(path: file.relativePath, bytes: bytes)) {
       return known.facts

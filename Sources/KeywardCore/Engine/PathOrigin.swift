@@ -102,11 +102,26 @@ public enum PathOrigin {
   /// `*Test.swift` and `*Spec.swift` are left to the contents (`import XCTest`, `import Quick`):
   /// `SpeedTest.swift` or `DeviceSpec.swift` may well ship.
   static func fileOrigin(_ name: Substring) -> CodeOrigin {
-    if generatedFileSuffixes.contains(where: name.hasSuffix) { return .generated }
-    let stem = name.split(separator: ".").first ?? name
-    if stem.hasSuffix("Tests") || stem.contains("Mock") { return .test }
+    // On the name's bytes: this runs for every file a scan reads.
+    let bytes = Array(name.utf8)
+    if generatedFileSuffixBytes.contains(where: { bytes.count >= $0.count && bytes.suffix($0.count) == $0[...] }) {
+      return .generated
+    }
+    // The stem: the first part between dots that is not empty (`.hidden.swift` has `hidden`).
+    let dot = UInt8(ascii: ".")
+    let rest = bytes.drop { $0 == dot }
+    let stem = rest.isEmpty ? bytes[...] : rest.prefix { $0 != dot }
+    if stem.count >= 5 && stem.suffix(5).elementsEqual("Tests".utf8) { return .test }
+    let mock = Array("Mock".utf8)
+    if stem.count >= mock.count,
+      (stem.startIndex...(stem.endIndex - mock.count)).contains(where: { stem[$0..<($0 + mock.count)] == mock[...] })
+    {
+      return .test
+    }
     return .app
   }
+
+  private static let generatedFileSuffixBytes = generatedFileSuffixes.map { Array($0.utf8) }
 }
 
 /// `.keyward.yml`'s `origins`: globs (as `exclude` takes them) that say where code lives, over the

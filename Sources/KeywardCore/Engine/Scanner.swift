@@ -169,7 +169,11 @@ public struct Scanner: Sendable {
       }
       request.afterDiscovery?(files)
       progress.total = files.count
-      let order = files.indices.sorted { files[$0].size > files[$1].size }
+      // Largest first; a file the walk did not measure is measured here.
+      let sizes = files.map {
+        $0.size != DiscoveredFile.unknownSize ? $0.size : FileDiscovery.size(of: $0.absolutePath)
+      }
+      let order = files.indices.sorted { sizes[$0] > sizes[$1] }
       ParallelWork.map(
         count: files.count, jobs: request.jobs, timeLimit: limit,
         onTimeout: { givenUp(files[order[$0]], order[$0]) }

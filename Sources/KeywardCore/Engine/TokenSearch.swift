@@ -33,30 +33,46 @@ public struct TokenSearch: Sendable {
     let long = self.tokens.enumerated().filter { $0.element.count >= 2 }
     let window = min(long.map(\.element.count).min() ?? 2, 256)
     var shift = [UInt8](repeating: UInt8(window - 1), count: 65536)
-    var byBlock = [[Int32]](repeating: [], count: 65536)
-    for (index, token) in long {
+    // Counted, then summed into where each block's candidates start, then filled in token order:
+    // no list per block (a scan builds this once, but even a small scan pays for it).
+    var starts = [Int32](repeating: 0, count: 65537)
+    func lastBlock(_ token: [UInt8]) -> Int { Int(token[window - 2]) << 8 | Int(token[window - 1]) }
+    for (_, token) in long {
       for end in 1..<window {
         let block = Int(token[end - 1]) << 8 | Int(token[end])
         shift[block] = min(shift[block], UInt8(window - 1 - end))
       }
-      byBlock[Int(token[window - 2]) << 8 | Int(token[window - 1])].append(Int32(index))
+      starts[lastBlock(token) + 1] += 1
+    }
+    for block in 1...65536 { starts[block] += starts[block - 1] }
+    var next = starts
+    var candidates = [Int32](repeating: 0, count: long.count)
+    for (index, token) in long {
+      let block = lastBlock(token)
+      candidates[Int(next[block])] = Int32(index)
+      next[block] += 1
     }
     self.window = window
     self.shift = shift
-    var starts: [Int32] = [0]
-    starts.reserveCapacity(65537)
-    for list in byBlock { starts.append(starts.last! + Int32(list.count)) }
     self.candidateStarts = starts
-    self.candidates = byBlock.flatMap { $0 }
+    self.candidates = candidates
     self.tokenBytes = self.tokens.flatMap { $0 }
     self.tokenStarts = self.tokens.reduce(into: [0]) { $0.append($0.last! + $1.count) }
     self.singleBytes = self.tokens.enumerated().filter { $0.element.count == 1 }.map { ($0.offset, $0.element[0]) }
   }
 
   /// The indices (into `tokens`) of the tokens found in `bytes`.
-  public func found(in bytes: [UInt8]) -> Set<Int> {
+  public func found(in bytes: [UInt8]) -> Set<Int> { search(bytes, stoppingAtFirst: false) }
+
+  /// Whether any token occurs in `bytes`; the search ends at the first one found.
+  public func containsAny(in bytes: [UInt8]) -> Bool { !search(bytes, stoppingAtFirst: true).isEmpty }
+
+  private func search(_ bytes: [UInt8], stoppingAtFirst: Bool) -> Set<Int> {
     var result = Set<Int>()
-    for (index, byte) in singleBytes where bytes.contains(byte) { result.insert(index) }
+    for (index, byte) in singleBytes where bytes.contains(byte) {
+      result.insert(index)
+      if stoppingAtFirst { return result }
+    }
     let count = bytes.count
     guard count >= window else { return result }
     let window = self.window
@@ -87,7 +103,10 @@ public struct TokenSearch: Sendable {
                       while offset < length && buffer[start &+ offset] == tokenBytes[tokenStart &+ offset] {
                         offset &+= 1
                       }
-                      if offset == length { seen[candidate] = true }
+                      if offset == length {
+                        seen[candidate] = true
+                        if stoppingAtFirst { return }
+                      }
                     }
                     end += 1
                   }

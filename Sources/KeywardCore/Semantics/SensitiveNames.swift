@@ -78,15 +78,40 @@ public enum SensitiveNames {
   /// `_`, `-` and spaces dropped, contain one (as names are compared in `matches`). A file that
   /// fails this holds no name of a secret, so rules that need one need not parse it.
   public static func mayAppear(in bytes: [UInt8], patterns: [String]) -> Bool {
-    func folded(_ input: some Sequence<UInt8>) -> [UInt8] {
-      var output: [UInt8] = []
-      for byte in input where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
-        output.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+    guard let search = foldedPatternSearches.search(for: patterns) else { return true }
+    let text = [UInt8](unsafeUninitializedCapacity: bytes.count) { output, count in
+      var written = 0
+      bytes.withUnsafeBufferPointer { input in
+        for byte in input where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
+          output[written] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+          written += 1
+        }
       }
-      return output
+      count = written
     }
-    let text = folded(bytes)
-    return patterns.map { folded($0.utf8) }.contains { $0.isEmpty || ByteSearch.contains($0, in: text) }
+    return search.containsAny(in: text)
+  }
+
+  /// One search per list of patterns (a scan has one), over their folded forms; nil for a list
+  /// with a pattern that folds to nothing, which every file may hold.
+  private static let foldedPatternSearches = FoldedPatternSearches()
+
+  private final class FoldedPatternSearches: @unchecked Sendable {
+    private var searches: [[String]: TokenSearch?] = [:]
+    private let lock = NSLock()
+
+    func search(for patterns: [String]) -> TokenSearch? {
+      lock.withLock {
+        if let known = searches[patterns] { return known }
+        let folded = patterns.map { pattern in
+          pattern.utf8.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") }
+            .map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        }
+        let search = folded.contains(where: \.isEmpty) ? nil : TokenSearch(tokens: folded)
+        searches[patterns] = .some(search)
+        return search
+      }
+    }
   }
 
   /// Whether `text` contains a pattern at all, whatever its other words say.
