@@ -97,11 +97,24 @@ public final class AccessControlEvaluator {
     if let known = originsByExpression[expression.id] { return known }
     var result: [FlagOrigin] = []
     collect(expression, Placement(), depth: 0, into: &result)
-    if resolver.isGivenOnCallersChoice(expression) {
+    // The flags, or the access control made from them, given only where the caller picks.
+    if resolver.isGivenOnCallersChoice(expression)
+      || Self.creation(takingFlags: expression).map({ resolver.isGivenOnCallersChoice(ExprSyntax($0)) }) == true
+    {
       for index in result.indices { result[index].chosenByCaller = true }
     }
     originsByExpression[expression.id] = result
     return result
+  }
+
+  /// The `SecAccessControlCreateWithFlags` call `expression` is written as the flags of.
+  static func creation(takingFlags expression: ExprSyntax) -> FunctionCallExprSyntax? {
+    guard let argument = expression.parent?.as(LabeledExprSyntax.self),
+      let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+      SyntaxFacts.calledName(call) == "SecAccessControlCreateWithFlags",
+      SyntaxFacts.argument(call, at: 2)?.id == expression.id
+    else { return nil }
+    return call
   }
 
   /// The flag sets `expression` may hold, one per alternative way of writing it: each written

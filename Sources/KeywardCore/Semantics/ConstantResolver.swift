@@ -270,12 +270,44 @@ public final class ConstantResolver {
           }
           continue
         }
-        if binding.kind == .parameter { return true }
+        if binding.kind == .parameter || isSetByInitializers(binding, depth: depth) { return true }
         if binding.kind == .constant, SyntaxFacts.memberBlock(declaring: binding.node) == nil,
           let initializer = binding.initializer, isDecidedByCaller([initializer][...], depth: depth + 1)
         {
           return true
         }
+      }
+    }
+    return false
+  }
+
+  /// Whether `binding` is a stored constant that only its type's initializers set, each from a
+  /// parameter without a default (`self.options = options`): an option chosen by the code that
+  /// makes the value. Where this file makes one, what it passes must be its own caller's choice
+  /// too; a value written here (`requireBiometrics: false`) is this code's choice.
+  private func isSetByInitializers(_ binding: Binding, depth: Int) -> Bool {
+    guard depth < 2, binding.kind == .constant, binding.initializer == nil, !binding.isStatic,
+      SyntaxFacts.memberBlock(declaring: binding.node) != nil
+    else { return false }
+    let assignments = assignments(to: binding)
+    return !assignments.isEmpty
+      && assignments.allSatisfy { assignment in
+        guard Self.isInInitializer(assignment.node),
+          let parameter = self.binding(denotedBy: SequenceShape.unwrapCasts(assignment.value)),
+          parameter.kind == .parameter, parameter.node.as(FunctionParameterSyntax.self)?.defaultValue == nil
+        else { return false }
+        return arguments(passedTo: parameter).allSatisfy { isDecidedByCaller([$0][...], depth: depth + 1) }
+      }
+  }
+
+  /// Whether `node` is in an initializer's body (not in a closure or function declared there).
+  private static func isInInitializer(_ node: Syntax) -> Bool {
+    var current = node.parent
+    while let candidate = current {
+      switch candidate.kind {
+      case .initializerDecl: return true
+      case .functionDecl, .closureExpr, .memberBlock, .sourceFile, .accessorBlock: return false
+      default: current = candidate.parent
       }
     }
     return false

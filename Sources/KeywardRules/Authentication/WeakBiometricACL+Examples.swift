@@ -6,6 +6,12 @@ extension WeakBiometricACL {
     flagged: [
       // The caller picks user presence through the option it passes: strict only.
       RuleExample(storageOption(marker: "↓"), profile: .strict),
+      // Chosen by an option the object was made with, or by the caller's strategy: strict only.
+      RuleExample(optionFromInitializer(marker: "↓"), profile: .strict),
+      // The same option, written here where the store is made: this code's own choice.
+      RuleExample(
+        optionFromInitializer(marker: "↓") + "\nlet notes = SecureFile(options: StoreOptions(biometricOnly: false))"),
+      RuleExample(strategyTable(marker: "↓"), profile: .strict),
       // A function named for the passcode accepts it by its stated purpose: strict only.
       RuleExample(passcodeKeyVariants(marker: "↓"), profile: .strict),
       RuleExample(accessInQuery(marker: "↓", call: "SecItemAdd(query as CFDictionary, nil)")),
@@ -231,6 +237,8 @@ extension WeakBiometricACL {
       // A search ignores the access control it is given: these flags protect nothing.
       RuleExample(accessInQuery(marker: "", call: "SecItemCopyMatching(query as CFDictionary, &found)")),
       RuleExample(storageOption(marker: "")),
+      RuleExample(optionFromInitializer(marker: "")),
+      RuleExample(strategyTable(marker: "")),
       RuleExample(passcodeKeyVariants(marker: "")),
       // Without biometrics the passcode is all the device can ask for.
       """
@@ -488,6 +496,37 @@ extension WeakBiometricACL {
             return nil
         }
         return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+    }
+    """
+  }
+
+  /// A store whose flags follow an option it was made with.
+  static func optionFromInitializer(marker: String) -> String {
+    """
+    struct StoreOptions { var biometricOnly: Bool }
+    final class SecureFile {
+        private let options: StoreOptions
+        init(options: StoreOptions) { self.options = options }
+        func accessControl() -> SecAccessControl? {
+            let flags: SecAccessControlCreateFlags
+            if options.biometricOnly { flags = .biometryCurrentSet } else { flags = \(marker).userPresence }
+            return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, nil)
+        }
+    }
+    """
+  }
+
+  /// A strategy the caller passes, mapped to an access control in each case.
+  static func strategyTable(marker: String) -> String {
+    """
+    enum Strategy { case presence, biometrics }
+    func protect(_ query: inout [String: Any], strategy: Strategy) {
+        switch strategy {
+        case .presence:
+            query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, \(marker).userPresence, nil)
+        case .biometrics:
+            query[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)
+        }
     }
     """
   }
