@@ -106,20 +106,18 @@ public struct FileScanner: Sendable {
       }
       return Self.placed(binaryAnalyzer.analyze(file, rules: rules), in: file)
     }
-    func tooLarge(_ size: Int) -> FileOutcome {
-      FileOutcome(issues: [
-        ScanIssue(
-          path: path, kind: .tooLarge,
-          message: "skipped: \(size) bytes is over the \(maximumFileSize)-byte limit for one source file")
-      ])
-    }
-    guard file.size <= maximumFileSize else { return tooLarge(file.size) }
     let bytes: [UInt8]
     do {
-      // A file the walk did not measure is measured as it is opened.
+      // Measured as it is opened (the walk does not measure every file).
       bytes = try FileBytes.read(file.absolutePath, maximumSize: maximumFileSize)
     } catch {
-      if let size = error.tooLargeSize { return tooLarge(size) }
+      if let size = error.tooLargeSize {
+        return FileOutcome(issues: [
+          ScanIssue(
+            path: path, kind: .tooLarge,
+            message: "skipped: \(size) bytes is over the \(maximumFileSize)-byte limit for one source file")
+        ])
+      }
       return FileOutcome(issues: [
         ScanIssue(path: path, kind: .unreadable, message: "cannot read: \(error)")
       ])
@@ -176,7 +174,7 @@ public struct FileScanner: Sendable {
   /// as in a whole scan. Nothing else of the file is looked at or reported; a file that cannot
   /// be read or parsed cleanly says nothing.
   public func callFacts(of file: DiscoveredFile) -> CallFacts {
-    guard file.kind == .source, contextToken != nil || !valueSinkTokens.isEmpty, file.size <= maximumFileSize,
+    guard file.kind == .source, contextToken != nil || !valueSinkTokens.isEmpty,
       SourceLanguage(pathExtension: FileDiscovery.pathExtension(file.relativePath)) == .swift,
       let bytes = try? FileBytes.read(file.absolutePath, maximumSize: maximumFileSize)
     else { return CallFacts() }

@@ -100,6 +100,18 @@ extension ObjCModel {
     "autorelease", "retain",
   ]
 
+  /// Where the tokens of `kSecAttrAccessControl` values written only into dictionaries that store
+  /// nothing start; a value a dictionary that may store also holds is not only searched for.
+  func findAccessControlsOnlySearched() -> Set<Int> {
+    func values(_ mayStore: Bool) -> Set<Int> {
+      Set(
+        keychainDictionaries.filter { $0.mayStore == mayStore }.flatMap {
+          $0.values(forKey: "kSecAttrAccessControl", in: self)
+        }.joined().map(\.start))
+    }
+    return values(false).subtracting(values(true))
+  }
+
   func buildDictionaries() -> (dictionaries: [ObjCKeychainDictionary], subscriptWrites: [KeyValueWrite]) {
     var builder = ObjCDictionaryBuilder(model: self)
     builder.collect()
@@ -114,14 +126,7 @@ extension ObjCModel {
   /// store nothing (a `SecItemCopyMatching` query). A search ignores the access control, so its
   /// flags decide nothing.
   public func isPutOnlyIntoSearches(creationAt index: Int) -> Bool {
-    // A value a dictionary that may store also holds is not only searched for.
-    func values(_ mayStore: Bool) -> Set<Int> {
-      Set(
-        keychainDictionaries.filter { $0.mayStore == mayStore }.flatMap {
-          $0.values(forKey: "kSecAttrAccessControl", in: self)
-        }.joined().map(\.start))
-    }
-    let searchValues = values(false).subtracting(values(true))
+    let searchValues = accessControlsOnlySearched
     guard !searchValues.isEmpty, index < tokens.count else { return false }
     if searchValues.contains(tokens[index].start) { return true }
     // `access = SecAccessControlCreateWithFlags(…)`, `SecAccessControlRef access = …`.

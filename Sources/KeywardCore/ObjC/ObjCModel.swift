@@ -37,6 +37,8 @@ public final class ObjCModel {
   public var keychainDictionaries: [ObjCKeychainDictionary] { dictionaryBuild.dictionaries }
   /// The file's dictionaries and its subscript writes (`query[key] = value;`), found together.
   private lazy var dictionaryBuild = buildDictionaries()
+  /// Access controls written only into searches (`isPutOnlyIntoSearches(creationAt:)`).
+  private(set) lazy var accessControlsOnlySearched = findAccessControlsOnlySearched()
 
   /// A key and the value written under it, as written.
   public typealias KeyValueWrite = (key: [ObjCToken], value: [ObjCToken])

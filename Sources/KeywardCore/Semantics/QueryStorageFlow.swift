@@ -196,19 +196,24 @@ extension SemanticModel {
   /// `kSecAttrAccessControl` value of a dictionary that stores nothing (a `SecItemCopyMatching`
   /// query, a delete). A search ignores the access control, so its flags decide nothing.
   public func isPutOnlyIntoSearches(_ creation: FunctionCallExprSyntax) -> Bool {
-    // One write can belong to several queries (a helper's dictionary, and each caller's copy of
-    // its result): it goes only into searches when no query holding it may store.
+    let searchValues = accessControlsOnlySearched
+    guard !searchValues.isEmpty else { return false }
+    return resolver.everyUse(of: creation) { use in
+      searchValues.contains(use.id) || searchValues.contains(ValueUse.outermostHolder(of: use).id)
+    }
+  }
+
+  /// The `kSecAttrAccessControl` values written only into queries that store nothing. One write
+  /// can belong to several queries (a helper's dictionary, and each caller's copy of its
+  /// result): it goes only into searches when no query holding it may store.
+  func findAccessControlsOnlySearched() -> Set<SyntaxIdentifier> {
     func values(_ mayStore: Bool) -> Set<SyntaxIdentifier> {
       Set(
         keychainQueries.filter { $0.mayStore == mayStore }.flatMap { $0.writes(forKey: "kSecAttrAccessControl") }.map {
           Self.assignedValue($0.value).id
         })
     }
-    let searchValues = values(false).subtracting(values(true))
-    guard !searchValues.isEmpty else { return false }
-    return resolver.everyUse(of: creation) { use in
-      searchValues.contains(use.id) || searchValues.contains(ValueUse.outermostHolder(of: use).id)
-    }
+    return values(false).subtracting(values(true))
   }
 
   /// The value a write holds: for an assignment written with casts after its value

@@ -33,6 +33,8 @@ public final class SemanticModel {
   public private(set) lazy var evaluationBindings: [SyntaxIdentifier: EvaluationBinding] = Dictionary(
     uniqueKeysWithValues: policyEvaluations.map { ($0.call.id, classify($0)) })
 
+  /// Access controls written only into searches (`isPutOnlyIntoSearches`).
+  private(set) lazy var accessControlsOnlySearched = findAccessControlsOnlySearched()
   /// Names that carry an `LAContext` to `kSecUseAuthenticationContext`.
   public private(set) lazy var contextFlow = AuthenticationContextFlow(
     contexts: keychainWrites(forKey: "kSecUseAuthenticationContext").map(\.value), model: self)
