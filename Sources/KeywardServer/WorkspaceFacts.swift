@@ -31,6 +31,7 @@ struct WorkspaceFacts {
     update(path, facts)
     var all = CallFacts()
     for path in order { all.append(byPath[path]!) }
-    return HandOffSettler(facts: all, rules: rules, faceIDUsage: faceIDUsage)
+    let usage = faceIDUsage
+    return HandOffSettler(facts: all, rules: rules, faceIDUsage: { usage })
   }
 }

@@ -193,6 +193,22 @@ import Testing
     }
   }
 
+  @Test func byteSearchFindsTheFirstOccurrenceAtOrAfterTheStart() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("aab;".utf8)
+    for _ in 0..<500 {
+      let needle = (0..<Int.random(in: 0...4, using: &generator)).map { _ in alphabet.randomElement()! }
+      let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement()! }
+      let start = Int.random(in: 0...(text.count + 1), using: &generator)
+      let expected =
+        needle.isEmpty || start > text.count
+        ? nil
+        : (start..<max(start, text.count - needle.count + 1)).first { Array(text[$0..<($0 + needle.count)]) == needle }
+      let found = text.withUnsafeBufferPointer { ByteSearch.firstIndex(of: needle, in: $0, from: start) }
+      #expect(found == expected, "\(needle) in \(text) from \(start)")
+    }
+  }
+
   @Test func utf8ValidationFindsTheFirstBadByte() {
     #expect(SourceText.firstInvalidUTF8Offset(Array("plain ascii, é, 🔑, ключ".utf8)) == nil)
     #expect(SourceText.firstInvalidUTF8Offset([0x61, 0xC3, 0x28]) == 1)

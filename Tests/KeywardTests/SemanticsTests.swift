@@ -306,7 +306,33 @@ import Testing
     case .contextToUnprotectedItems(let wrapper): "unprotected \(wrapper ?? "query")"
     case .eventBound: "event"
     case .handedOff: "handed off"
+    case .givenBack(let way): "given back \(way.function ?? "-") \(way.through ?? "returned")"
     }
+  }
+
+  /// A context the function gives its caller (returned, or handed to a closure parameter or a
+  /// continuation, alone or as `.success(…)`) is the caller's to bind; one returned from a
+  /// closure, or handed to a closure the function made itself, is not.
+  @Test(arguments: [
+    ("return context", "given back unlock(done:) returned"),
+    ("done(.success(context)); return nil", "given back unlock(done:) done"),
+    ("done(Result.success(context)); return nil", "given back unlock(done:) done"),
+    ("let alias = context; done(.success(alias)); return nil", "given back unlock(done:) done"),
+    ("continuation.resume(returning: context); return nil", "given back unlock(done:) resume(returning:)"),
+    ("let finish: (Result<LAContext, Error>) -> Void = { _ in }; finish(.success(context)); return nil", "event"),
+    ("_ = [1].map { _ in return context }; return nil", "event"),
+    ("record(.success(context)); return nil", "handed off"),
+  ])
+  func contextsGivenBackToTheCallerAreTheCallersToBind(_ use: String, _ expected: String) {
+    let code = """
+      func unlock(done: (Result<LAContext, Error>) -> Void) async throws -> LAContext? {
+          let context = LAContext()
+          _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+          \(use)
+      }
+      """
+    let model = SemanticModel(tree: Parser.parse(source: code))
+    #expect(model.policyEvaluations.map { Self.describe(model.binding(of: $0)) } == [expected])
   }
 
   static let holderWithInit = """

@@ -28,11 +28,7 @@ public enum FaceIDUsage: Sendable, Hashable {
     ].map { Array($0.utf8) }
     let appTarget = Array("com.apple.product-type.app".utf8)
     for path in absolutePaths {
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        let size = attributes[.size] as? Int, size <= 8 << 20,
-        let data = FileManager.default.contents(atPath: path)
-      else { continue }
-      let bytes = [UInt8](data)
+      guard let bytes = try? FileBytes.read(path, maximumSize: 8 << 20) else { continue }
       if ByteSearch.contains(key, in: bytes) { return .declared }
       if !showsIOSApp {
         showsIOSApp =

@@ -22,18 +22,19 @@ public struct HandOffSettler {
   /// Routes already worked out, by call and sink: many findings pass values to the same call.
   private let routes = RouteMemo()
   private let defaultConfidence: [String: Confidence]
-  private let faceIDUsage: FaceIDUsage
+  /// Read only when a finding asks: most scans have none that does.
+  private let faceIDUsage: LazyFaceIDUsage
   /// The files (relative paths) of a library repository's shipped targets (`isLibraryCode`).
   private let libraryFiles: Set<String>
   /// The words of every Swift file of a whole scan; nil when the scan saw only some files.
   private let projectWords: ProjectWords?
 
   public init(
-    facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: FaceIDUsage = .unknown, libraryFiles: Set<String> = [],
-    projectWords: ProjectWords? = nil
+    facts: CallFacts, rules: [ConfiguredRule], faceIDUsage: @escaping () -> FaceIDUsage = { .unknown },
+    libraryFiles: Set<String> = [], projectWords: ProjectWords? = nil
   ) {
     self.projectWords = projectWords
-    self.faceIDUsage = faceIDUsage
+    self.faceIDUsage = LazyFaceIDUsage(read: faceIDUsage)
     self.libraryFiles = libraryFiles
     usesByName = Dictionary(grouping: facts.contextUses, by: \.name)
     reachesByName = Dictionary(grouping: facts.parameterReaches, by: \.callable.name)
@@ -79,7 +80,7 @@ public struct HandOffSettler {
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
       // A library's own code: the apps that link it declare the usage, not this repository.
       if handOff.unlessFaceIDUsageIsDeclared
-        && (faceIDUsage != .missing || libraryFiles.contains(finding.location.path))
+        && (libraryFiles.contains(finding.location.path) || faceIDUsage.value != .missing)
       {
         return nil
       }
@@ -235,4 +236,11 @@ private final class RouteMemo {
     var depth: Int
   }
   var known: [Key: HandOffSettler.Route?] = [:]
+}
+
+/// The app settings' Face ID usage, read the first time a finding needs it.
+private final class LazyFaceIDUsage {
+  private let read: () -> FaceIDUsage
+  private(set) lazy var value: FaceIDUsage = read()
+  init(read: @escaping () -> FaceIDUsage) { self.read = read }
 }

@@ -200,7 +200,7 @@ public struct Scanner: Sendable {
     // A scan of some of the files does not know what the others call.
     let settler = HandOffSettler(
       facts: facts, rules: rules,
-      faceIDUsage: FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }),
+      faceIDUsage: { FaceIDUsage.read(found.settingsFiles.map { (root as NSString).appendingPathComponent($0) }) },
       libraryFiles: libraryFiles.all, projectWords: files.count == discovered.count ? projectWords : nil)
     var findings: [Finding] = []
     findings.reserveCapacity(byFile.values.reduce(0) { $0 + $1.findings.count })

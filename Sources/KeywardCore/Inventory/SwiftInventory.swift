@@ -190,6 +190,9 @@ extension SemanticModel {
         record.bindingNote =
           wrapper.map { "the context goes to \($0), which this file gives no access control" }
           ?? "the context reaches a keychain query, but the items this file stores have no access control"
+      case .givenBack(let way):
+        record.binding = .undetermined
+        record.bindingNote = "the context is \(way.destination)"
       case .handedOff(let site):
         let callee = site.contextCall.signature
         record.binding = .undetermined

@@ -41,7 +41,7 @@ extension SemanticModel {
     switch binding(of: evaluation) {
     case .handedOff(let site): HandOff(call: site.contextCall, settledMessage: nil)
     case .eventBound: exposingProperty(of: evaluation).map(handOff(keptIn:))
-    case .keychainBound, .contextToUnprotectedItems: nil
+    case .keychainBound, .contextToUnprotectedItems, .givenBack: nil
     }
   }
 

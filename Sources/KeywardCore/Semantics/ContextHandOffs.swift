@@ -35,11 +35,14 @@ final class ContextHandOffGraph {
     where !(index.bindingsByName[name] ?? []).contains(where: { $0.kind == .function })
       && !model.declaresInitializers(of: name)
     {
-      for call in calls {
+      // `.success(context)` is a value of the standard library, not a function: where the
+      // value goes, the context goes; a continuation's `resume(returning:)` gives it back
+      // (`contextWayBack(from:)`).
+      for call in calls where !ContextWayBack.isCarryingCase(call) && !ContextWayBack.isResumption(call) {
         for (position, argument) in call.arguments.enumerated() {
-          guard let passed = SyntaxFacts.storageName(argument.expression) else { continue }
-          handOffCandidates[passed, default: []].append(
-            (ContextHandOffSite(call: call, argument: position), argument.expression))
+          let value = ContextWayBack.carriedValue(argument.expression)
+          guard let passed = SyntaxFacts.storageName(value) else { continue }
+          handOffCandidates[passed, default: []].append((ContextHandOffSite(call: call, argument: position), value))
         }
       }
     }
@@ -48,19 +51,25 @@ final class ContextHandOffGraph {
   /// The first call (in source order) that hands the context held by `contexts`, or by an alias
   /// of them, to a function or type the file does not declare.
   func handOff(from contexts: [Binding]) -> ContextHandOffSite? {
-    var seen = Set(contexts.map(\.id))
-    var pending = contexts
-    var sites: [ContextHandOffSite] = []
-    while let binding = pending.popLast() {
-      resolve(binding.name)
-      sites += handOffsByBinding[binding.id] ?? []
-      for alias in aliasesByBinding[binding.id] ?? [] where seen.insert(alias.id).inserted { pending.append(alias) }
-    }
+    let sites = withAliases(contexts).flatMap { handOffsByBinding[$0.id] ?? [] }
     guard var first = sites.min(by: { ($0.call.position, $0.argument) < ($1.call.position, $1.argument) }) else {
       return nil
     }
     first.receiverType = model.receiverType(of: first.call)
     return first
+  }
+
+  /// `contexts` and every alias made from them, directly or through other aliases.
+  func withAliases(_ contexts: [Binding]) -> [Binding] {
+    var seen = Set(contexts.map(\.id))
+    var pending = contexts
+    var all: [Binding] = []
+    while let binding = pending.popLast() {
+      resolve(binding.name)
+      all.append(binding)
+      for alias in aliasesByBinding[binding.id] ?? [] where seen.insert(alias.id).inserted { pending.append(alias) }
+    }
+    return all
   }
 
   private func resolve(_ name: String) {
@@ -71,6 +80,13 @@ final class ContextHandOffGraph {
       aliasesByBinding[denoted.id, default: []].append(alias)
     }
     for (site, source) in handOffCandidates[name] ?? [] {
+      // A closure held by a parameter or a variable is no other file's function: one the
+      // function was given takes the context back to its caller (`contextWayBack(from:)`).
+      if let callee = site.call.calledExpression.as(DeclReferenceExprSyntax.self),
+        let held = resolver.binding(denotedBy: ExprSyntax(callee)), held.kind != .function
+      {
+        continue
+      }
       guard let denoted = resolver.binding(denotedBy: source) else { continue }
       handOffsByBinding[denoted.id, default: []].append(site)
     }

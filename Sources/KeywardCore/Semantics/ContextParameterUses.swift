@@ -54,7 +54,8 @@ extension SemanticModel {
     case .keychainBound: .keychainBound
     case .contextToUnprotectedItems: .unprotectedItems
     case .handedOff(let site): .handedOn(site.contextCall)
-    case .eventBound: .notToKeychain
+    // A parameter given back is the caller's own context again: nothing more is seen here.
+    case .eventBound, .givenBack: .notToKeychain
     }
   }
 

@@ -256,7 +256,8 @@ extension SemanticModel {
       let library = activeWrappers.first { !$0.authenticationContext.isEmpty }?.library
       return .contextToUnprotectedItems(wrapper: library)
     }
-    return contextHandOff(from: contexts).map { .handedOff(to: $0) } ?? .eventBound
+    if let handOff = contextHandOff(from: contexts) { return .handedOff(to: handOff) }
+    return contextWayBack(from: contexts).map { .givenBack($0) } ?? .eventBound
   }
 }
 
@@ -269,11 +270,19 @@ public enum EvaluationBinding: Equatable {
   /// Not seen to reach the keychain in this file, but the context is handed to a function that
   /// another file declares, where it may.
   case handedOff(to: ContextHandOffSite)
+  /// Returned, or handed to a closure the function was given: its callers decide.
+  case givenBack(ContextWayBack)
   case keychainBound
 
   /// Where the context was handed, for `.handedOff`.
   public var handOff: ContextHandOffSite? {
     if case .handedOff(let site) = self { return site }
+    return nil
+  }
+
+  /// How the context goes back to the caller, for `.givenBack`.
+  public var wayBack: ContextWayBack? {
+    if case .givenBack(let way) = self { return way }
     return nil
   }
 }
@@ -299,7 +308,7 @@ extension SemanticModel {
     return true
   }
 
-  private static func scopeNode(of binding: Binding) -> Syntax? {
+  static func scopeNode(of binding: Binding) -> Syntax? {
     var current = binding.node.parent
     while let candidate = current {
       if candidate.id == binding.scope { return candidate }
@@ -318,7 +327,7 @@ extension SemanticModel {
     return list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
   }
 
-  private final class ReferenceCollector: SyntaxVisitor {
+  final class ReferenceCollector: SyntaxVisitor {
     let name: String
     var found: [DeclReferenceExprSyntax] = []
     /// Whether a closure captures the name as `[context]`, which the closure's body then uses.

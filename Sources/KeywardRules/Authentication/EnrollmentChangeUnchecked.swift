@@ -21,7 +21,8 @@ public struct EnrollmentChangeUnchecked: Rule {
       a function of the file that evaluates its parameter is reported where it is chosen; an \
       evaluation whose failure hands over to a passcode check is not biometrics-only. One whose \
       every prompt asks to turn biometric unlock or an app lock on or off, or whose success only \
-      writes such a setting (`isAppLockEnabled = …`), is reported only by the strict profile.
+      writes such a setting (`isAppLockEnabled = …`), or whose context goes back to the caller, \
+      is reported only by the strict profile.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
@@ -54,6 +55,7 @@ public struct EnrollmentChangeUnchecked: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(EventBoundBiometricAuth.contextGivenBack(marker: "↓", returned: true), profile: .strict),
       // Through an overload of `evaluatePolicy`: judged at its call, whose context opens nothing.
       overloadUnlock(marker: "↓", reading: "nil"),
       RuleExample(
@@ -91,6 +93,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       "let ok = try await context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometricsOrCompanion, localizedReason: \"Unlock\")",
     ],
     clean: [
+      // The caller gets the context: it may open an item a new enrollment invalidates.
+      RuleExample(EventBoundBiometricAuth.contextGivenBack()),
+      RuleExample(EventBoundBiometricAuth.contextGivenBack(returned: true)),
       // The same overload's caller then reads a `.biometryCurrentSet` item with its context.
       overloadUnlock(marker: "", reading: "password(context: context)"),
       RuleExample(
@@ -206,7 +211,11 @@ public struct EnrollmentChangeUnchecked: Rule {
       && !model.fallsBackToPasscode(evaluation)
       && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
     {
-      if model.binding(of: evaluation) == .keychainBound { continue }
+      let binding = model.binding(of: evaluation)
+      if binding == .keychainBound { continue }
+      // Given back to the caller, the context may open an item that a new enrollment
+      // invalidates (`.biometryCurrentSet`): the caller decides (reported only under strict).
+      if binding.wayBack != nil && !context.options.reportsWeakEvidence { continue }
       // A helper of this file evaluating the policy it is given: reported where biometrics are chosen.
       if evaluation.policies.isEmpty {
         for argument in model.policyArguments(of: evaluation)

@@ -15,15 +15,16 @@ public struct EventBoundBiometricAuth: Rule {
     description: """
       `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
       the user authenticated. When that answer alone unlocks data or a feature, authentication is \
-      event-bound. The evaluated context is followed through aliases, returns, arguments and \
-      stored properties; when it reaches a keychain query as `kSecUseAuthenticationContext` (or \
-      KeychainAccess's `authenticationContext(_:)`) and the file's items have an access control, \
-      or opens a CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a \
-      prompt on a context parameter every caller fills with a protected read's context. Reading \
-      items added without an access control stays event-bound. A context handed to another \
-      file's function is followed there after the scan. An evaluation in code named for a \
-      permission guards nothing; one whose prompt or success turns biometric unlock or an app \
-      lock on or off (`isAppLockEnabled = …`) is reported only under strict.
+      event-bound. The context is followed through aliases, arguments and stored properties; when \
+      it reaches a keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
+      `authenticationContext(_:)`) and the file's items have an access control, or opens a \
+      CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a prompt on a \
+      context parameter every caller fills with a protected read's context. A context handed to another file's function \
+      is followed there after the scan; one given back to the caller (returned, or \
+      `completion(.success(context))`) is the caller's to bind, reported only under strict. An \
+      evaluation in code named for a permission guards nothing; one whose prompt or success turns \
+      biometric unlock or an app lock on or off (`isAppLockEnabled = …`) is reported only under \
+      strict.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -76,6 +77,9 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // The evaluated context goes back to the caller, who decides (strict only).
+      RuleExample(contextGivenBack(marker: "↓"), profile: .strict),
+      RuleExample(contextGivenBack(marker: "↓", returned: true), profile: .strict),
       RuleExample(
         lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Face ID""#, marker: "↓"),
@@ -243,6 +247,9 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     ],
     clean: [
+      // A function that gives its caller the evaluated context gives it to be used.
+      RuleExample(contextGivenBack()),
+      RuleExample(contextGivenBack(returned: true)),
       // The prompt confirms turning biometric unlock on or off inside the open app: strict only.
       RuleExample(lockSettingPrompt(policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Face ID""#)),
       RuleExample(
@@ -367,6 +374,36 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let followsContextsAcrossFiles = true
 
+  /// A function that gives its caller the evaluated context: through a completion
+  /// (`completion(.success(context))`), or as its result when `returned`. `marker` marks the
+  /// evaluation, `policy` the policy evaluated.
+  static func contextGivenBack(
+    marker: String = "", policy: String = ".deviceOwnerAuthenticationWithBiometrics", returned: Bool = false
+  ) -> String {
+    returned
+      ? """
+      enum Biometrics {
+          static func unlockedContext(reason: String) async throws -> LAContext {
+              let context = LAContext()
+              guard try await context.\(marker)evaluatePolicy(\(policy), localizedReason: reason) else { throw CancellationError() }
+              return context
+          }
+      }
+      """
+      : """
+      enum Biometrics {
+          static func requestAccess(reason: String, completion: @escaping (Result<LAContext, Error>) -> Void) {
+              let context = LAContext()
+              context.\(marker)evaluatePolicy(\(policy), localizedReason: reason) { _, error in
+                  DispatchQueue.main.async {
+                      if let error { completion(.failure(error)) } else { completion(.success(context)) }
+                  }
+              }
+          }
+      }
+      """
+  }
+
   /// A function that asks for Face ID and throws when it is refused.
   static func faceIDPrompt(named name: String, evaluate: String) -> String {
     """
@@ -420,6 +457,16 @@ public struct EventBoundBiometricAuth: Rule {
       case .contextToUnprotectedItems(let wrapper?):
         message =
           "This context is passed to \(wrapper), but nothing in this file gives \(wrapper) an access control, so the keychain releases its items without authentication and only the boolean from `evaluatePolicy` stands in the way; a hooked call unlocks them. Store the items with an authentication policy of `.biometryCurrentSet`."
+      case .givenBack(let way):
+        // A function giving its caller the evaluated context, not only the result, gives it to
+        // be used: the caller binds it or not (reported only under strict).
+        guard context.options.reportsWeakEvidence else { continue }
+        context.report(
+          start: range.start, end: range.end,
+          message:
+            "This context is \(way.destination), which decides whether it reaches a keychain query; Keyward does not follow it there. If that code reads an item protected by an access control (`.biometryCurrentSet`) with it as `kSecUseAuthenticationContext`, the authentication is keychain-bound: suppress this finding and say so. If it only goes on the success, a hooked call unlocks what follows.",
+          confidence: .low)
+        continue
       case .handedOff(let handOff):
         let callee = handOff.contextCall.signature
         context.report(

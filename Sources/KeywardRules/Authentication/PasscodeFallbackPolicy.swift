@@ -15,9 +15,10 @@ public struct PasscodeFallbackPolicy: Rule {
       after failures or without biometrics, with the device passcode; the watch and companion \
       policies accept a nearby device. For a sensitive transaction that makes the passcode, \
       easier to observe than a face or finger, enough. `canEvaluatePolicy` checking that a \
-      passcode is set is good practice and never reported, nor is an evaluation whose context \
+      passcode is set is good practice and not reported, nor is an evaluation whose context \
       then reads an item protected by an access control or opens a Secure Enclave key: that \
-      access control decides what unlocks it. On native macOS code the policy asks for the login \
+      access control decides what unlocks it (a context given back to the caller may: strict \
+      only). On native macOS code the policy asks for the login \
       password, the Mac's own credential; only the strict profile reports it there. An evaluation \
       in code named for a permission (`ensureFaceIDPermission()`) guards nothing; one whose \
       prompt or success turns biometric unlock or an app lock on or off, or in a method named for the \
@@ -64,6 +65,7 @@ public struct PasscodeFallbackPolicy: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      RuleExample(EventBoundBiometricAuth.contextGivenBack(policy: "↓.deviceOwnerAuthentication"), profile: .strict),
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(
           policy: "↓.deviceOwnerAuthentication", reason: #""Turn on App Lock""#),
@@ -132,6 +134,8 @@ public struct PasscodeFallbackPolicy: Rule {
       RuleExample(macApproval(marker: "↓"), profile: .strict),
     ],
     clean: [
+      // The caller gets the context: an item's access control may decide what it unlocks.
+      RuleExample(EventBoundBiometricAuth.contextGivenBack(policy: ".deviceOwnerAuthentication", returned: true)),
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(policy: ".deviceOwnerAuthentication", reason: #""Turn on App Lock""#)),
       // Named for the passcode: the caller that picks it over the biometric method decides.
@@ -321,6 +325,9 @@ public struct PasscodeFallbackPolicy: Rule {
       guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
         !evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence,
         model.binding(of: evaluation) != .keychainBound,
+        // Given back to the caller, the context may open a protected item, whose access
+        // control then decides (reported only under strict).
+        model.binding(of: evaluation).wayBack == nil || context.options.reportsWeakEvidence,
         context.options.reportsWeakEvidence || !TargetPlatform.isMacOSOnly(evaluation.call, in: model)
       else {
         continue
