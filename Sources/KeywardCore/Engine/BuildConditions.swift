@@ -54,9 +54,14 @@ final class SwiftBuildConditions {
   let tree: SourceFileSyntax
   /// Byte ranges of `private` / `fileprivate` functions whose name the file uses nowhere else,
   /// found on the first question.
-  private lazy var uncalledFunctions: [Range<Int>] = UncalledFunctions.ranges(in: tree)
+  private lazy var uncalledFunctions: [Range<Int>] = UncalledFunctions.ranges(in: tree, namesUsed: namesUsed)
+  /// The names the file uses, also asked by `FunctionsCalledElsewhere`.
+  let namesUsed: NamesUsed
 
-  init(tree: SourceFileSyntax) { self.tree = tree }
+  init(tree: SourceFileSyntax) {
+    self.tree = tree
+    namesUsed = NamesUsed(tree: tree)
+  }
 
   func condition(at offset: Int) -> BuildCondition? {
     guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return nil }

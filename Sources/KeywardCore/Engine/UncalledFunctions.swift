@@ -1,31 +1,41 @@
 import SwiftSyntax
 
-/// `private` and `fileprivate` functions their file never names again: only that file can call
-/// them, so code in them never runs. Functions the runtime may call by name (`@objc`,
-/// `@IBAction`, `dynamic`) or that override another are left out.
+/// The identifiers a Swift file uses, but the names its functions are declared with: one walk
+/// of the file's tokens, made on the first question and shared by the questions of which of its
+/// functions anything calls (`UncalledFunctions`, `FunctionsCalledElsewhere`).
+final class NamesUsed {
+  private let tree: SourceFileSyntax
+  private(set) lazy var names: Set<String> = {
+    var names: Set<String> = []
+    for token in tree.tokens(viewMode: .sourceAccurate) {
+      guard case .identifier(let text) = token.tokenKind else { continue }
+      if let function = token.parent?.as(FunctionDeclSyntax.self), function.name.id == token.id { continue }
+      names.insert(text)
+    }
+    return names
+  }()
+
+  init(tree: SourceFileSyntax) { self.tree = tree }
+}
+
+/// `private` and `fileprivate` functions their file never names but to declare them: only that
+/// file can call them, so code in them never runs. Functions the runtime may call by name
+/// (`@objc`, `@IBAction`, `dynamic`) or that override another are left out.
 enum UncalledFunctions {
-  static func ranges(in tree: SourceFileSyntax) -> [Range<Int>] {
+  static func ranges(in tree: SourceFileSyntax, namesUsed: NamesUsed) -> [Range<Int>] {
     let finder = Finder(viewMode: .sourceAccurate)
     finder.walk(tree)
     guard !finder.candidates.isEmpty else { return [] }
-    var uses: [String: Int] = [:]
-    for token in tree.tokens(viewMode: .sourceAccurate) {
-      if case .identifier(let text) = token.tokenKind, finder.names.contains(text) { uses[text, default: 0] += 1 }
-    }
-    return finder.candidates.filter { uses[$0.name.text, default: 0] <= 1 }.map {
+    return finder.candidates.filter { !namesUsed.names.contains($0.name.text) }.map {
       $0.positionAfterSkippingLeadingTrivia.utf8Offset..<$0.endPositionBeforeTrailingTrivia.utf8Offset
     }
   }
 
   private final class Finder: SyntaxVisitor {
     var candidates: [FunctionDeclSyntax] = []
-    var names: Set<String> = []
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-      if case .identifier(let name) = node.name.tokenKind, Self.isFileOnly(node) {
-        candidates.append(node)
-        names.insert(name)
-      }
+      if case .identifier = node.name.tokenKind, Self.isFileOnly(node) { candidates.append(node) }
       return .visitChildren
     }
 
@@ -50,16 +60,7 @@ enum UncalledFunctions {
 /// the rest of the scan (`HandOff.unlessNamedInProject`).
 final class FunctionsCalledElsewhere {
   private let tree: SourceFileSyntax
-  /// The identifiers the file uses, but the names its functions are declared with.
-  private lazy var namesUsed: Set<String> = {
-    var names: Set<String> = []
-    for token in tree.tokens(viewMode: .sourceAccurate) {
-      guard case .identifier(let text) = token.tokenKind else { continue }
-      if let function = token.parent?.as(FunctionDeclSyntax.self), function.name.id == token.id { continue }
-      names.insert(text)
-    }
-    return names
-  }()
+  private let namesUsed: NamesUsed
   /// The types the file declares with an inheritance clause: their extensions conform too.
   private lazy var conformingTypes: Set<String> = {
     let finder = ConformingTypes(viewMode: .sourceAccurate)
@@ -67,7 +68,10 @@ final class FunctionsCalledElsewhere {
     return finder.names
   }()
 
-  init(tree: SourceFileSyntax) { self.tree = tree }
+  init(tree: SourceFileSyntax, namesUsed: NamesUsed) {
+    self.tree = tree
+    self.namesUsed = namesUsed
+  }
 
   /// The name of the internal function around `offset` that this file never calls, if any.
   func name(at offset: Int) -> String? {
@@ -84,7 +88,7 @@ final class FunctionsCalledElsewhere {
   }
 
   private func candidateName(_ function: FunctionDeclSyntax) -> String? {
-    guard case .identifier(let name) = function.name.tokenKind, name != "main", !namesUsed.contains(name),
+    guard case .identifier(let name) = function.name.tokenKind, name != "main", !namesUsed.names.contains(name),
       Self.isInternal(function.modifiers, function.attributes)
     else { return nil }
     var node = function.parent
