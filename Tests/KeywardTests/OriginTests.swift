@@ -211,6 +211,25 @@ import Testing
     #expect(failing.map(\.location.start.line) == [6, 9, 12])
   }
 
+  /// Overloads nothing calls are uncalled, each declaration no use of the other's name; a
+  /// call of the name keeps every overload (the file is read by names, not by types).
+  @Test func uncalledOverloadsDoNotCallEachOther() {
+    let w = Self.weak
+    let overloads = """
+      final class Lock {
+          private func protect(_ key: Int) {
+              \(w)
+          }
+          private func protect(_ key: String) {
+              \(w)
+          }
+      CALL}
+      """
+    #expect(Self.conditions(overloads.replacingOccurrences(of: "CALL", with: "")) == [3: .uncalled, 6: .uncalled])
+    let called = overloads.replacingOccurrences(of: "CALL", with: "    func run() { protect(1) }\n")
+    #expect(Self.conditions(called) == [3: nil, 6: nil])
+  }
+
   @Test func objectiveCPreprocessorClausesGiveBuildConditions() {
     let w =
       "void f(void) { SecAccessControlCreateWithFlags(NULL, kSecAttrAccessibleWhenUnlocked, kSecAccessControlUserPresence, NULL); }"
