@@ -24,15 +24,14 @@ public struct ContextWayBack: Equatable, Sendable {
   /// standard library's cases that carry one value on to wherever they go.
   static func isCarryingCase(_ call: FunctionCallExprSyntax) -> Bool {
     guard call.arguments.count == 1, call.arguments.first?.label == nil,
-      let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+      let type = carryingCases[member.declName.baseName.text]
     else { return false }
-    switch member.declName.baseName.text {
-    case "success":
-      return member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Result"
-    case "some": return member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Optional"
-    default: return false
-    }
+    return member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == type
   }
+
+  /// Each carrying case, with the type that declares it.
+  private static let carryingCases = ["success": "Result", "some": "Optional"]
 
   /// The value `expression` carries: the argument of a carrying case, else itself.
   static func carriedValue(_ expression: ExprSyntax) -> ExprSyntax {
@@ -67,22 +66,25 @@ extension SemanticModel {
   private func wayBack(carrying reference: Syntax) -> ContextWayBack? {
     var carrier = reference
     if let wrapper = Self.call(passing: carrier), ContextWayBack.isCarryingCase(wrapper) { carrier = Syntax(wrapper) }
+    let through: String?
+    if carrier.parent?.is(ReturnStmtSyntax.self) == true, Self.returnsFromFunction(carrier) {
+      through = nil
+    } else if let call = Self.call(passing: carrier),
+      let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+      resolver.binding(denotedBy: ExprSyntax(callee))?.kind == .parameter
+    {
+      through = callee.baseName.text
+    } else if let call = Self.call(passing: carrier), ContextWayBack.isResumption(call) {
+      through = "resume(returning:)"
+    } else {
+      return nil
+    }
     let function = SyntaxFacts.functionDeclaration(holding: carrier).map { declaration in
       CallShape.signature(
         name: declaration.name.text,
         labels: declaration.signature.parameterClause.parameters.map { $0.firstName.text })
     }
-    if carrier.parent?.is(ReturnStmtSyntax.self) == true, Self.returnsFromFunction(carrier) {
-      return ContextWayBack(function: function, through: nil)
-    }
-    guard let call = Self.call(passing: carrier) else { return nil }
-    if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
-      resolver.binding(denotedBy: ExprSyntax(callee))?.kind == .parameter
-    {
-      return ContextWayBack(function: function, through: callee.baseName.text)
-    }
-    if ContextWayBack.isResumption(call) { return ContextWayBack(function: function, through: "resume(returning:)") }
-    return nil
+    return ContextWayBack(function: function, through: through)
   }
 
   /// The call whose argument `node` is.

@@ -19,12 +19,12 @@ public struct EventBoundBiometricAuth: Rule {
       it reaches a keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
       `authenticationContext(_:)`) and the file's items have an access control, or opens a \
       CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a prompt on a \
-      context parameter every caller fills with a protected read's context. A context handed to another file's function \
-      is followed there after the scan; one given back to the caller (returned, or \
-      `completion(.success(context))`) is the caller's to bind, reported only under strict. An \
-      evaluation in code named for a permission guards nothing; one whose prompt or success turns \
-      biometric unlock or an app lock on or off (`isAppLockEnabled = …`) is reported only under \
-      strict.
+      context parameter every caller fills with a protected read's context. A context handed to \
+      another file's function is followed there after the scan; one given back to the caller \
+      (returned, or `completion(.success(context))`) is the caller's to bind, reported only under \
+      strict. An evaluation in code named for a permission guards nothing; one whose prompt or \
+      success turns biometric unlock or an app lock on or off (`isAppLockEnabled = …`) is \
+      reported only under strict.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \

@@ -18,8 +18,8 @@ public struct PasscodeFallbackPolicy: Rule {
       passcode is set is good practice and not reported, nor is an evaluation whose context \
       then reads an item protected by an access control or opens a Secure Enclave key: that \
       access control decides what unlocks it (a context given back to the caller may: strict \
-      only). On native macOS code the policy asks for the login \
-      password, the Mac's own credential; only the strict profile reports it there. An evaluation \
+      only). On native macOS code the policy asks for the login password, the Mac's own \
+      credential; only the strict profile reports it there. An evaluation \
       in code named for a permission (`ensureFaceIDPermission()`) guards nothing; one whose \
       prompt or success turns biometric unlock or an app lock on or off, or in a method named for the \
       passcode (`authenticateWithPasscode()`), is reported only under strict.
@@ -317,6 +317,7 @@ public struct PasscodeFallbackPolicy: Rule {
     let reported = Set(context.options.strings("fallbackPolicies"))
     let model = context.model
     for evaluation in model.policyEvaluations {
+      let binding = model.binding(of: evaluation)
       // A context bound to a protected item or key: the item's access control, not this policy,
       // decides what unlocks it (`swift.weak_biometric_acl` judges that).
       // A request for the Face ID permission guards nothing. On a Mac the passcode-accepting
@@ -324,10 +325,10 @@ public struct PasscodeFallbackPolicy: Rule {
       // Touch ID has): the expected policy there, reported only under strict.
       guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
         !evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence,
-        model.binding(of: evaluation) != .keychainBound,
+        binding != .keychainBound,
         // Given back to the caller, the context may open a protected item, whose access
         // control then decides (reported only under strict).
-        model.binding(of: evaluation).wayBack == nil || context.options.reportsWeakEvidence,
+        binding.wayBack == nil || context.options.reportsWeakEvidence,
         context.options.reportsWeakEvidence || !TargetPlatform.isMacOSOnly(evaluation.call, in: model)
       else {
         continue
