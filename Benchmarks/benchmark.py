@@ -55,9 +55,11 @@ REAL_APPS = [
     "safe-global+safe-ios",
 ]
 DEFAULT_CORPUS = "/work/corpus"
-# What Keyward's file discovery reads and skips (FileDiscovery.sourceExtensions, .skippedFolders).
+# What Keyward's file discovery reads and skips (FileDiscovery.sourceExtensions, .skippedFolders,
+# .resourceFolderSuffixes); grep is given the same folders to skip.
 SOURCE_EXTENSIONS = ("swift", "m", "mm", "h")
 SKIPPED_FOLDERS = (".build", "DerivedData", "Pods", "Carthage", ".git")
+RESOURCE_FOLDER_SUFFIXES = (".xcassets", ".xcstickers")
 
 
 def timed(command, runs, cpu=None):
@@ -211,7 +213,7 @@ def source_files(folder):
     """The files Keyward's discovery reads under `folder` (symbolic links not followed)."""
     found = []
     for base, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if d not in SKIPPED_FOLDERS]
+        dirs[:] = [d for d in dirs if d not in SKIPPED_FOLDERS and not d.endswith(RESOURCE_FOLDER_SUFFIXES)]
         found += [os.path.join(base, f) for f in files
                   if f.rsplit(".", 1)[-1] in SOURCE_EXTENSIONS and "." in f[1:] and os.path.isfile(os.path.join(base, f))]
     return found
@@ -257,7 +259,8 @@ def real_apps(keyward, bench, corpus, runs, record):
         files = [f for f in files if not any(f.startswith(os.path.join(folder, d) + os.sep) for d in cache)]
         size = sum(os.path.getsize(f) for f in files)
         grep = (["grep", "-rlE", pattern] + [f"--include=*.{e}" for e in SOURCE_EXTENSIONS]
-                + [f"--exclude-dir={d}" for d in SKIPPED_FOLDERS + tuple(cache)] + [folder])
+                + [f"--exclude-dir={d}" for d in SKIPPED_FOLDERS + tuple(cache)]
+                + [f"--exclude-dir=*{suffix}" for suffix in RESOURCE_FOLDER_SUFFIXES] + [folder])
         base = [keyward, "scan", folder, "--profile", "standard", "--jobs", "2", "--fail-on", "none", "--format", "json"]
         scan = base + excludes + ["--output", os.devnull]
         # One run untimed: what each tool found, and a warm file cache for both.

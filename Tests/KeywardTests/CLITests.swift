@@ -87,7 +87,8 @@ import Testing
     let root = try folder([
       "App/A.swift": Self.weakFlag, "Generated/B.swift": Self.weakFlag, ".build/C.swift": Self.weakFlag,
       "Pods/D.swift": Self.weakFlag, "DerivedData/E.swift": Self.weakFlag, "Carthage/F.swift": Self.weakFlag,
-      "App/G.generated.swift": Self.weakFlag,
+      "App/G.generated.swift": Self.weakFlag, "App/Assets.xcassets/Icon.imageset/H.swift": Self.weakFlag,
+      "App/Stickers.xcstickers/I.swift": Self.weakFlag,
     ])
     let (_, output) = KeywardCLI.run([
       "scan", root.path, "--format", "json", "--exclude", "Generated/**", "--exclude", "*.generated.swift",

@@ -125,8 +125,9 @@ import Testing
   /// A library repository's own test app is a sample; the package's targets ship. An app
   /// repository with a package beside it, or a manifest that does not say plainly where its
   /// targets are, leaves every file app code.
-  /// An Xcode project whose app target compiles `App/Main.swift`, lists `App/Legacy.swift` in
-  /// no target, and keeps `App/Views` in sync with the disk.
+  /// An Xcode project whose app target compiles `App/Main.swift`, `App/Nested/Deep.swift` (a
+  /// path of two components in its group) and `App/Root.swift` (from the project's folder), lists
+  /// `App/Legacy.swift` in no target, and keeps `App/Views` in sync with the disk.
   static let project = """
     // !$*UTF8*$!
     {
@@ -135,9 +136,13 @@ import Testing
     		B1 /* Main.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Main.swift */; };
     		F1 /* Main.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Main.swift; sourceTree = "<group>"; };
     		F2 /* Legacy.swift */ = {isa = PBXFileReference; path = "Legacy.swift"; sourceTree = "<group>"; };
+    		B3 = {isa = PBXBuildFile; fileRef = F3; };
+    		F3 = {isa = PBXFileReference; path = Nested/Deep.swift; sourceTree = "<group>"; };
+    		B4 = {isa = PBXBuildFile; fileRef = F4; };
+    		F4 = {isa = PBXFileReference; path = ./App/Root.swift; sourceTree = SOURCE_ROOT; };
     		S1 /* Views */ = {isa = PBXFileSystemSynchronizedRootGroup; explicitFileTypes = {}; path = Views; sourceTree = "<group>"; };
     		G0 = {isa = PBXGroup; children = (G1, ); sourceTree = "<group>"; };
-    		G1 /* App */ = {isa = PBXGroup; children = (F1, F2, S1, ); path = App; sourceTree = "<group>"; };
+    		G1 /* App */ = {isa = PBXGroup; children = (F1, F2, F3, F4, S1, ); path = App; sourceTree = "<group>"; };
     		P1 /* Project object */ = {isa = PBXProject; mainGroup = G0; targets = (); };
     		PH /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Main.swift in Sources */, ); };
     	};
@@ -149,6 +154,7 @@ import Testing
     let root = try tree([
       "App.xcodeproj/project.pbxproj": Self.project, "App/Main.swift": Self.weak, "App/Legacy.swift": Self.weak,
       "App/Stale.swift": Self.weak, "App/Views/Lock.swift": Self.weak, "App/Bridge.h": "",
+      "App/Nested/Deep.swift": Self.weak, "App/Root.swift": Self.weak,
       "Packages/Kit/Package.swift": "", "Packages/Kit/Sources/Kit/Vault.swift": Self.weak,
     ])
     let result = try scan([root])
@@ -156,6 +162,7 @@ import Testing
     #expect(
       conditions == [
         "App/Main.swift": nil, "App/Legacy.swift": .unbuilt, "App/Stale.swift": .unbuilt, "App/Views/Lock.swift": nil,
+        "App/Nested/Deep.swift": nil, "App/Root.swift": nil,
         "Packages/Kit/Sources/Kit/Vault.swift": nil,
       ])
     #expect(!FailPolicy.default.fails(origin: .app, buildCondition: .unbuilt))

@@ -15,6 +15,10 @@ public struct FileDiscovery {
   /// and `includeThirdParty` scans them.
   public static let thirdPartyFolders: Set<String> = ["Pods", "Carthage"]
   public static let sourceExtensions: Set<String> = ["swift", "m", "mm", "h"]
+  /// Endings of folders that hold resources and never code Xcode compiles: asset catalogs and
+  /// sticker packs (`Assets.xcassets`, one folder per image or colour, often half an app's
+  /// folders). Skipped like build folders, without a note.
+  public static let resourceFolderSuffixes = [".xcassets", ".xcstickers"]
 
   /// The size of the file at `path` in bytes, 0 when it cannot be looked at.
   public static func size(of path: String) -> Int {
@@ -372,6 +376,7 @@ public struct FileDiscovery {
         }
         return !FileDiscovery.sourceExtensions.contains(FileDiscovery.pathExtension(name))
       }
+      if FileDiscovery.resourceFolderSuffixes.contains(where: name.hasSuffix) { return true }
       guard FileDiscovery.skippedFolders.contains(name) else { return false }
       guard FileDiscovery.thirdPartyFolders.contains(name) else { return true }
       if discovery.includeThirdParty { return false }

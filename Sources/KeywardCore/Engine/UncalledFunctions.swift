@@ -93,7 +93,7 @@ final class FunctionsCalledElsewhere {
     else { return nil }
     var node = function.parent
     while let current = node {
-      if let group = current.asProtocol(DeclGroupSyntax.self) {
+      if let group = SyntaxFacts.declarationGroup(current) {
         guard !current.is(ProtocolDeclSyntax.self), group.inheritanceClause == nil,
           Self.isInternal(group.modifiers, group.attributes)
         else { return nil }

@@ -5,10 +5,10 @@ import Foundation
 /// synchronized groups), whose every file it builds. A source file in the project's folder that
 /// none of its projects compiles ships in no app (a file left behind when another replaced it).
 public struct XcodeProjectMembership: Sendable {
-  /// The files some target builds, as their absolute paths' hash values: a scan of many apps
-  /// keeps every project it read, and the paths themselves ran to a megabyte a project. A
+  /// The files some target builds, as their absolute paths' hashes (`pathHash`): a scan of many
+  /// apps keeps every project it read, and the paths themselves ran to a megabyte a project. A
   /// collision can only make a file count as built, which judges nothing.
-  private(set) var builtFiles: Set<Int> = []
+  private(set) var builtFiles: Set<UInt64> = []
   /// Absolute paths of folders whose every file some target builds.
   private(set) var builtFolders: [String] = []
 
@@ -19,7 +19,8 @@ public struct XcodeProjectMembership: Sendable {
 
   /// Whether the project builds the file at `path` (absolute, standardized).
   public func builds(_ path: String) -> Bool {
-    builtFiles.contains(path.hashValue) || builtFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    builtFiles.contains(Self.pathHash(path.utf8))
+      || builtFolders.contains { path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
   }
 
   /// The membership of the project at `projectFolder` (`App.xcodeproj`), or nil when its
@@ -32,7 +33,7 @@ public struct XcodeProjectMembership: Sendable {
     else { return nil }
     let sourceRoot = components(of: "..", under: components(of: standardized(projectFolder), under: []))
     var resolver = PathResolver(objects: project.objects, sourceRoot: sourceRoot)
-    resolver.walk(mainGroup, under: sourceRoot, depth: 0)
+    resolver.walk(mainGroup, under: sourceRoot, folded: folded(sourceRoot), depth: 0)
     var membership = XcodeProjectMembership()
     membership.builtFolders = resolver.synchronizedFolders
     for object in project.objects.values where object.isa == "PBXBuildFile" {
@@ -45,25 +46,41 @@ public struct XcodeProjectMembership: Sendable {
 
   /// Works out each file reference's path from the group tree (`sourceTree` `<group>` is the
   /// enclosing group's folder, `SOURCE_ROOT` the project's folder). Groups pass their folder on
-  /// as components; only files and synchronized folders are made into paths.
+  /// as components and as the hash of its path so far; a file named plainly in its group (most
+  /// are) extends that hash with its name, and is never made into a path.
   private struct PathResolver {
     let objects: [String: ProjectFileReader.Object]
     let sourceRoot: [Substring]
-    var pathHashes: [String: Int] = [:]
+    var pathHashes: [String: UInt64] = [:]
     var synchronizedFolders: [String] = []
 
-    mutating func walk(_ id: String, under parent: [Substring], depth: Int) {
-      guard depth < 64, let object = objects[id], let own = resolve(object, parent: parent) else { return }
+    mutating func walk(_ id: String, under parent: [Substring], folded parentFold: UInt64, depth: Int) {
+      guard depth < 64, let object = objects[id] else { return }
+      if object.isa == "PBXFileReference", let name = Self.plainName(object) {
+        pathHashes[id] = XcodeProjectMembership.folded(name, after: parentFold)
+        return
+      }
+      guard let own = resolve(object, parent: parent) else { return }
       switch object.isa {
       case "PBXGroup", "PBXVariantGroup", "XCVersionGroup":
-        for child in object.children { walk(child, under: own, depth: depth + 1) }
+        let fold = XcodeProjectMembership.folded(own)
+        for child in object.children { walk(child, under: own, folded: fold, depth: depth + 1) }
       case "PBXFileSystemSynchronizedRootGroup":
         synchronizedFolders.append(XcodeProjectMembership.path(of: own))
       case "PBXFileReference":
-        pathHashes[id] = XcodeProjectMembership.path(of: own).hashValue
+        pathHashes[id] = own.isEmpty ? XcodeProjectMembership.pathHash("/".utf8) : XcodeProjectMembership.folded(own)
       default:
         return
       }
+    }
+
+    /// The path of an object in its group's folder when it is one plain name (no `/`, not `.`
+    /// or `..`).
+    private static func plainName(_ object: ProjectFileReader.Object) -> Substring? {
+      guard object.sourceTree ?? "<group>" == "<group>", let path = object.path, !path.isEmpty, path != ".",
+        path != "..", !path.utf8.contains(UInt8(ascii: "/"))
+      else { return nil }
+      return path[...]
     }
 
     private func resolve(_ object: ProjectFileReader.Object, parent: [Substring]) -> [Substring]? {
@@ -99,6 +116,24 @@ public struct XcodeProjectMembership: Sendable {
   /// `base` and `path` joined, `.` and `..` components resolved.
   static func joined(_ base: String, _ path: String) -> String {
     self.path(of: components(of: path, under: base.split(separator: "/", omittingEmptySubsequences: true)))
+  }
+
+  /// The hash of a path's bytes (64-bit FNV-1a), which can be extended one component at a time.
+  static func pathHash(_ bytes: some Sequence<UInt8>, from start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    var hash = start
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash
+  }
+
+  /// The hash of `path(of: components)` for components that are not empty (the path `/` is the
+  /// hash of its one byte).
+  static func folded(_ components: [Substring]) -> UInt64 {
+    components.reduce(pathHash([])) { folded($1, after: $0) }
+  }
+
+  /// `folded` extended by `/` and `component`.
+  static func folded(_ component: Substring, after folded: UInt64) -> UInt64 {
+    pathHash(component.utf8, from: pathHash(CollectionOfOne(UInt8(ascii: "/")), from: folded))
   }
 }
 

@@ -204,9 +204,7 @@ public enum BranchFacts {
   private static func isInDeprecatedDeclaration(_ node: Syntax) -> Bool {
     var current = node.parent
     while let candidate = current {
-      if let declaration = candidate.asProtocol(WithAttributesSyntax.self),
-        declaration.attributes.contains(where: isDeprecation)
-      {
+      if let attributes = SyntaxFacts.declarationAttributes(candidate), attributes.contains(where: isDeprecation) {
         return true
       }
       current = candidate.parent

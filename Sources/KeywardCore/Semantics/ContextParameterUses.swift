@@ -43,7 +43,7 @@ extension SemanticModel {
   /// names; nil for a free or local function.
   private static func owner(of function: Syntax) -> ContextParameterUse.Owner? {
     guard let block = SyntaxFacts.memberBlock(holding: function), let type = SyntaxFacts.typeName(declaring: block),
-      let group = block.parent?.asProtocol(DeclGroupSyntax.self)
+      let group = block.parent.flatMap(SyntaxFacts.declarationGroup)
     else { return nil }
     let supertypes = group.inheritanceClause?.inheritedTypes.map { SyntaxFacts.typeName($0.type) } ?? []
     return .init(type: type, supertypes: supertypes)

@@ -54,7 +54,7 @@ extension SemanticModel {
         accessor.accessorSpecifier.tokenKind == .keyword(.set),
         let property = accessor.ancestorOrSelf(mapping: { $0.as(PatternBindingSyntax.self) }),
         property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "wrappedValue",
-        let type = property.ancestorOrSelf(mapping: { $0.asProtocol(DeclGroupSyntax.self) }),
+        let type = property.ancestorOrSelf(mapping: SyntaxFacts.declarationGroup),
         type.attributes.contains(where: {
           $0.as(AttributeSyntax.self).map { SyntaxFacts.text($0.attributeName) } == "propertyWrapper"
         }),

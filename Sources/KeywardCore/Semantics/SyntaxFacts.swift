@@ -113,7 +113,62 @@ public enum SyntaxFacts {
     if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
     // Arrays, dictionaries, tuples, closures: callers compare names only, so the kind suffices
     // (and spelling the whole type out is costly on large files).
-    return "<\(type.kind)>"
+    return kindName(type.kind)
+  }
+
+  /// `"<arrayType>"` for an array type: the spelling of `"<\(kind)>"` for the kinds of types,
+  /// written out because interpolating an enum makes the runtime search every protocol
+  /// conformance of the program the first time it meets each case.
+  private static func kindName(_ kind: SyntaxKind) -> String {
+    switch kind {
+    case .arrayType: "<arrayType>"
+    case .dictionaryType: "<dictionaryType>"
+    case .tupleType: "<tupleType>"
+    case .functionType: "<functionType>"
+    case .attributedType: "<attributedType>"
+    case .compositionType: "<compositionType>"
+    case .metatypeType: "<metatypeType>"
+    case .classRestrictionType: "<classRestrictionType>"
+    case .namedOpaqueReturnType: "<namedOpaqueReturnType>"
+    case .packExpansionType: "<packExpansionType>"
+    case .packElementType: "<packElementType>"
+    case .suppressedType: "<suppressedType>"
+    case .missingType: "<missingType>"
+    default: "<\(kind)>"
+    }
+  }
+
+  /// The attributes of the declaration `node` is (`@available(…)` on a function, a property, a
+  /// type), by its kind, for the reason `declarationGroup(_:)` gives; nil for any other node.
+  public static func declarationAttributes(_ node: Syntax) -> AttributeListSyntax? {
+    switch node.as(SyntaxEnum.self) {
+    case .functionDecl(let declaration): declaration.attributes
+    case .initializerDecl(let declaration): declaration.attributes
+    case .deinitializerDecl(let declaration): declaration.attributes
+    case .variableDecl(let declaration): declaration.attributes
+    case .subscriptDecl(let declaration): declaration.attributes
+    case .accessorDecl(let declaration): declaration.attributes
+    case .enumCaseDecl(let declaration): declaration.attributes
+    case .typeAliasDecl(let declaration): declaration.attributes
+    case .associatedTypeDecl(let declaration): declaration.attributes
+    case .macroDecl(let declaration): declaration.attributes
+    default: declarationGroup(node)?.attributes
+    }
+  }
+
+  /// `node` as a type or extension declaration, by its kind. `asProtocol(DeclGroupSyntax.self)`
+  /// answers the same, but makes the runtime search every protocol conformance of the program
+  /// the first time it meets each node type, in every process: a walk up from a node meets many.
+  public static func declarationGroup(_ node: Syntax) -> (any DeclGroupSyntax)? {
+    switch node.kind {
+    case .classDecl: node.cast(ClassDeclSyntax.self)
+    case .structDecl: node.cast(StructDeclSyntax.self)
+    case .enumDecl: node.cast(EnumDeclSyntax.self)
+    case .actorDecl: node.cast(ActorDeclSyntax.self)
+    case .extensionDecl: node.cast(ExtensionDeclSyntax.self)
+    case .protocolDecl: node.cast(ProtocolDeclSyntax.self)
+    default: nil
+    }
   }
 
   /// The name of the type whose body (or extension body) `block` is.
@@ -136,7 +191,7 @@ public enum SyntaxFacts {
     while let ancestor = current {
       if let function = ancestor.as(FunctionDeclSyntax.self) {
         names.append((function.name.text, true))
-      } else if let group = ancestor.asProtocol(DeclGroupSyntax.self),
+      } else if let group = declarationGroup(ancestor),
         let name = typeName(declaring: group.memberBlock)
       {
         names.append((name, false))
@@ -156,7 +211,7 @@ public enum SyntaxFacts {
   /// `extension UserDefaults { … }` → `["UserDefaults"]`; empty outside any type.
   public static func enclosingTypeAndSupertypes(of node: some SyntaxProtocol) -> [String] {
     guard let block = enclosingMemberBlock(of: node), let name = typeName(declaring: block) else { return [] }
-    let inherited = block.parent?.asProtocol(DeclGroupSyntax.self)?.inheritanceClause?.inheritedTypes ?? []
+    let inherited = block.parent.flatMap(declarationGroup)?.inheritanceClause?.inheritedTypes ?? []
     return [name] + inherited.map { typeName($0.type) }
   }
 
