@@ -27,7 +27,10 @@ public enum FaceIDUsage: Sendable, Hashable {
       "UISupportedInterfaceOrientations", "UIRequiredDeviceCapabilities",
     ].map { Array($0.utf8) }
     let appTarget = Array("com.apple.product-type.app".utf8)
-    for path in absolutePaths {
+    // Info.plists and `.xcconfig`s first: they are small and usually say it, and a project file
+    // runs to megabytes. The order changes no answer.
+    let projectFiles = absolutePaths.filter { $0.hasSuffix("project.pbxproj") }
+    for path in absolutePaths.filter({ !$0.hasSuffix("project.pbxproj") }) + projectFiles {
       guard let bytes = try? FileBytes.read(path, maximumSize: 8 << 20) else { continue }
       if ByteSearch.contains(key, in: bytes) { return .declared }
       if !showsIOSApp {

@@ -94,20 +94,16 @@ public struct TokenSearch: Sendable {
             candidates.withUnsafeBufferPointer { candidates in
               tokenBytes.withUnsafeBufferPointer { tokenBytes in
                 tokenStarts.withUnsafeBufferPointer { tokenStarts in
-                  var end = window - 1
-                  while end < count {
-                    let slot = Self.slot(buffer[end &- 1], buffer[end])
-                    let distance = Int(shift[slot])
-                    if distance > 0 {
-                      end &+= distance
-                      continue
-                    }
-                    let start = end - (window - 1)
-                    for position in Int(starts[slot])..<Int(starts[slot + 1]) {
+                  /// Compares the tokens that may start where a window ending at `end` starts;
+                  /// true when the search is to stop.
+                  @inline(__always)
+                  func compare(endingAt end: Int, slot: Int) -> Bool {
+                    let start = end &- (window &- 1)
+                    for position in Int(starts[slot])..<Int(starts[slot &+ 1]) {
                       let candidate = Int(candidates[position])
                       guard !seen[candidate] else { continue }
                       let tokenStart = tokenStarts[candidate]
-                      let length = tokenStarts[candidate + 1] - tokenStart
+                      let length = tokenStarts[candidate &+ 1] &- tokenStart
                       guard start &+ length <= count else { continue }
                       var offset = 0
                       while offset < length && buffer[start &+ offset] == tokenBytes[tokenStart &+ offset] {
@@ -115,11 +111,34 @@ public struct TokenSearch: Sendable {
                       }
                       if offset == length {
                         seen[candidate] = true
-                        if stoppingAtFirst { return }
+                        if stoppingAtFirst { return true }
                       }
                     }
-                    end += 1
+                    return false
                   }
+                  /// Moves the window ending at `end` on by one step; true when the search is to stop.
+                  @inline(__always)
+                  func step(_ end: inout Int) -> Bool {
+                    let slot = Self.slot(buffer[end &- 1], buffer[end])
+                    let distance = Int(shift[slot])
+                    if distance > 0 {
+                      end &+= distance
+                      return false
+                    }
+                    end &+= 1
+                    return compare(endingAt: end &- 1, slot: slot)
+                  }
+                  // Two windows move through the two halves at once: each step waits on the
+                  // table read of the one before, and two chains of reads overlap where one
+                  // could not. Every token start has one window end, in one half.
+                  var first = window - 1
+                  var second = max(count / 2, first)
+                  let middle = second
+                  while first < middle && second < count {
+                    if step(&first) || step(&second) { return }
+                  }
+                  while first < middle { if step(&first) { return } }
+                  while second < count { if step(&second) { return } }
                 }
               }
             }
