@@ -29,14 +29,14 @@ public enum FaceIDUsage: Sendable, Hashable {
     let appTarget = Array("com.apple.product-type.app".utf8)
     // Info.plists and `.xcconfig`s first: they are small and usually say it, and a project file
     // runs to megabytes. The order changes no answer.
-    let projectFiles = absolutePaths.filter { $0.hasSuffix("project.pbxproj") }
-    for path in absolutePaths.filter({ !$0.hasSuffix("project.pbxproj") }) + projectFiles {
+    func isProjectFile(_ path: String) -> Bool { path.hasSuffix("project.pbxproj") }
+    for path in absolutePaths.filter({ !isProjectFile($0) }) + absolutePaths.filter(isProjectFile) {
       guard let bytes = try? FileBytes.read(path, maximumSize: 8 << 20) else { continue }
       if ByteSearch.contains(key, in: bytes) { return .declared }
       if !showsIOSApp {
         showsIOSApp =
           iOSMarkers.contains { ByteSearch.contains($0, in: bytes) }
-          && (!path.hasSuffix("project.pbxproj") || ByteSearch.contains(appTarget, in: bytes))
+          && (!isProjectFile(path) || ByteSearch.contains(appTarget, in: bytes))
       }
     }
     return showsIOSApp ? .missing : .unknown

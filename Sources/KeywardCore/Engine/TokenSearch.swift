@@ -125,8 +125,9 @@ public struct TokenSearch: Sendable {
                       end &+= distance
                       return false
                     }
+                    let stops = compare(endingAt: end, slot: slot)
                     end &+= 1
-                    return compare(endingAt: end &- 1, slot: slot)
+                    return stops
                   }
                   // Two windows move through the two halves at once: each step waits on the
                   // table read of the one before, and two chains of reads overlap where one
