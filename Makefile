@@ -3,13 +3,14 @@
 #   make install PREFIX=~/.local  anywhere else; DESTDIR is honoured for staged installs
 #   make uninstall                removes what install put there (same PREFIX)
 #   make package                  dist/keyward-VERSION-TRIPLE.tar.gz and dist/keyward.artifactbundle
-# On Linux the Swift runtime is linked in statically, so the installed binary runs without a
-# Swift toolchain; `make install` and `make package` share one release build.
+# Scripts/release-build-flags.sh holds the release flags (on Linux the Swift runtime is linked in
+# statically, so the installed binary runs without a Swift toolchain); `make install` and
+# `make package` share one release build.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SWIFT ?= swift
-BUILD_FLAGS := -c release --product keyward $(shell [ "$$(uname -s)" = Linux ] && echo --static-swift-stdlib)
+BUILD_FLAGS := -c release --product keyward $(shell Scripts/release-build-flags.sh)
 
 .PHONY: build install uninstall package clean-dist
 

@@ -96,6 +96,12 @@ def paired(first, second, runs):
     return alternated([first, second], runs)
 
 
+def release_build_flags():
+    """The flags `make install` builds with (Scripts/release-build-flags.sh)."""
+    script = os.path.join(ROOT, "Scripts", "release-build-flags.sh")
+    return subprocess.run([script], capture_output=True, text=True, check=True).stdout.split()
+
+
 def prefilter_tokens(bench):
     """The union of the standard rules' prefilter tokens, as `keyward-bench tokens` prints it.
     The list does not depend on the build configuration, so a debug build of keyward-bench
@@ -296,17 +302,17 @@ def main():
                         help="the real-apps corpus (Benchmarks/realworld/checkout.py --dest DIR)")
     parser.add_argument("--only-real", action="store_true", help="run item 8 (real iOS apps) alone")
     parser.add_argument("--installed", action="store_true",
-                        help="measure keyward as `make install` builds it (on Linux the Swift runtime linked in "
-                             "statically), from its own build folder, .build/installed")
+                        help="measure keyward as `make install` builds it (Scripts/release-build-flags.sh), "
+                             "from its own build folder, .build/installed")
     options = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     installed = os.path.join(ROOT, ".build", "installed")
     if not options.skip_build:
         # Both products with the same flags: a change of flags rebuilds everything.
         where = ["--scratch-path", installed] if options.installed else []
-        static = ["--static-swift-stdlib"] if options.installed and sys.platform.startswith("linux") else []
+        flags = release_build_flags() if options.installed else []
         for product in ("keyward", "keyward-bench"):
-            subprocess.run(["swift", "build", "-c", "release", "--product", product] + where + static,
+            subprocess.run(["swift", "build", "-c", "release", "--product", product] + where + flags,
                            cwd=ROOT, check=True)
     products = os.path.join(installed, "release") if options.installed else RELEASE
     keyward = os.path.join(products, "keyward")

@@ -4,12 +4,12 @@
 #   dist/keyward.artifactbundle/             a SwiftPM artifact bundle (info.json + the binary)
 #   dist/keyward.artifactbundle.zip          the same, zipped, with its checksum in .sha256, for
 #                                            .binaryTarget(name:url:checksum:)
-# Uses the same release build as `make install` (on Linux the Swift runtime is linked in).
+# Uses the same release build as `make install` (Scripts/release-build-flags.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
-flags=(-c release --product keyward)
-[ "$(uname -s)" = Linux ] && flags+=(--static-swift-stdlib)
+# shellcheck disable=SC2207 # the flags are words without spaces
+flags=(-c release --product keyward $(Scripts/release-build-flags.sh))
 "$swift" build "${flags[@]}"
 bin=$("$swift" build "${flags[@]}" --show-bin-path)/keyward
 version=$("$bin" --version)
