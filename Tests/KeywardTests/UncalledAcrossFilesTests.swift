@@ -54,9 +54,10 @@ import Testing
     "let name = \"storeSessionToken\"",
   ])
   func aFunctionAnotherFileNamesIsCalled(_ caller: String) throws {
+    // The type is made elsewhere, so the judgement rests on the function's name.
     let files = [
       "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"),
-      "Sources/App/Caller.swift": caller,
+      "Sources/App/Caller.swift": caller, "Sources/App/Setup.swift": "let store = LegacyStore()",
     ]
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
@@ -84,7 +85,7 @@ import Testing
   @Test(arguments: [
     (declaration: "final class LegacyStore: NSObject", modifiers: ""),
     (declaration: "struct LegacyStore: TokenStoring", modifiers: ""),
-    (declaration: "final class LegacyStore", modifiers: "public "),
+    (declaration: "public final class LegacyStore", modifiers: "public "),
     (declaration: "final class LegacyStore", modifiers: "@objc "),
     (declaration: "@objcMembers final class LegacyStore", modifiers: ""),
     (declaration: "public extension UserDefaults", modifiers: ""),
@@ -95,6 +96,44 @@ import Testing
   func callersKeywardCannotSeeKeepTheFinding(_ shape: (declaration: String, modifiers: String)) throws {
     let store = Self.store("storeSessionToken", in: shape.declaration, modifiers: shape.modifiers)
     let files = ["Package.swift": "", "Sources/App/Store.swift": store]
+    #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
+  }
+
+  /// Nothing makes an internal type no file names but to declare it, nor calls its static
+  /// members: all its code is uncalled, whatever other files say of its methods' names.
+  @Test(arguments: [
+    "// storeSessionToken is kept for the migration",
+    "struct Other { func storeSessionToken(_ token: String) {} }\nfunc f() { Other().storeSessionToken(\"t\") }",
+  ])
+  func aTypeNoFileNamesIsUncalled(_ otherFile: String) throws {
+    let files = [
+      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"),
+      "Sources/App/Other.swift": otherFile, "Tests/AppTests/StoreTests.swift": "let store = LegacyStore()",
+    ]
+    #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled])
+    let root = try Paths.tree(files)
+    let finding = try Scanner(rules: Configuration().configuredRules(from: .standard))
+      .scan(ScanRequest(paths: [root.path])).findings.first
+    #expect(finding?.message.contains("names the type `LegacyStore` but to declare it") == true)
+  }
+
+  /// A type named anywhere else, in its own file beyond its declaration, or opened to callers
+  /// Keyward cannot see keeps the finding when another file names the method.
+  @Test(arguments: [
+    (declaration: "final class LegacyStore", otherFile: "// storeSessionToken\nlet store = LegacyStore()"),
+    (
+      declaration: "enum Holder { static let store = LegacyStore() }\nfinal class LegacyStore",
+      otherFile: "// storeSessionToken"
+    ),
+    (declaration: "struct LegacyStore: Sendable", otherFile: "// storeSessionToken"),
+    (declaration: "public struct LegacyStore", otherFile: "// storeSessionToken"),
+    (declaration: "extension LegacyStore", otherFile: "// storeSessionToken"),
+  ])
+  func aTypeNamedOrOpenIsJudgedByItsMethod(_ shape: (declaration: String, otherFile: String)) throws {
+    let files = [
+      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken", in: shape.declaration),
+      "Sources/App/Other.swift": shape.otherFile,
+    ]
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
 
@@ -143,7 +182,8 @@ import Testing
     var generator = SeededGenerator(seed: 7)
     let pieces = [
       "func", " ", "  ", "\n", "\t", "(", ")", ".", "storeToken", "x", "_a1", "é", "naïve", "😀", "{", "//", "\"",
-      String(repeating: "longIdentifier", count: 7), "func\n", "func(", "funcs", "0x1F",
+      String(repeating: "longIdentifier", count: 7), "func\n", "func(", "funcs", "0x1F", "class", "struct", "enum",
+      "actor", "classes", "structs", "class func", ".swift", ".swiftc", ".swi", "Store.swift",
     ]
     for _ in 0..<300 {
       let text = (0..<Int.random(in: 0...60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
@@ -166,19 +206,29 @@ import Testing
     #expect(!words.contains("storeSession"))
     // Names shorter than five bytes are never judged uncalled.
     #expect(words.contains("save"))
+    let types = ProjectWords()
+    types.add(
+      Array(
+        "//  Locker.swift\nfinal class LegacyStore {}\nstruct Vault<T> {}\nenum Modes {}\nactor Keeper {}\nclass func legacy()"
+          .utf8))
+    for name in ["Locker", "LegacyStore", "Vault", "Modes", "Keeper", "legacy"] {
+      #expect(!types.contains(name), "\(name)")
+    }
   }
 
-  /// Words of five bytes or more as a plain reader sees them, the name after `func` (white space
-  /// between) left out.
+  /// Words of five bytes or more as a plain reader sees them, the name after `func`, `class`,
+  /// `struct`, `enum` or `actor` (white space between) left out, those words themselves, and
+  /// words followed by `.swift` (file names).
   static func plainWords(_ text: String) -> [String] {
     func isWordByte(_ byte: UInt8) -> Bool {
       byte >= 0x80 || byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
         || (0x61...0x7A).contains(byte)
     }
+    let declaring: Set<String> = ["func", "class", "struct", "enum", "actor"]
     let bytes = Array(text.utf8)
     var words: [String] = []
     var index = 0
-    var afterFunc = false
+    var afterDeclaring = false
     var gapIsWhiteSpace = true
     while index < bytes.count {
       if !isWordByte(bytes[index]) {
@@ -190,12 +240,13 @@ import Testing
       while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
       let word = String(decoding: bytes[start..<index], as: UTF8.self)
       defer { gapIsWhiteSpace = true }
-      if afterFunc && gapIsWhiteSpace {
-        afterFunc = false
-        continue
-      }
-      afterFunc = word == "func"
-      if !afterFunc && index - start >= 5 { words.append(word) }
+      let declares = declaring.contains(word)
+      let declared = afterDeclaring && gapIsWhiteSpace && !declares
+      afterDeclaring = declares
+      let isFileName =
+        bytes[index...].starts(with: Array(".swift".utf8))
+        && (index + 6 == bytes.count || !isWordByte(bytes[index + 6]))
+      if !declared && !declares && !isFileName && index - start >= 5 { words.append(word) }
     }
     return words
   }

@@ -363,6 +363,7 @@ extension Finding {
       out.bool(handOff.unlessFaceIDUsageIsDeclared)
       out.optional(handOff.enclosingCall) { $1.write(to: &$0) }
       out.optional(handOff.unlessNamedInProject) { $0.string($1) }
+      out.optional(handOff.unlessTypeNamedInProject) { $0.string($1) }
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -397,7 +398,7 @@ extension Finding {
           isPropertyRead: try reader.bool(), unlessEnrollmentIsChecked: try reader.bool(),
           unlessFaceIDUsageIsDeclared: try reader.bool(),
           enclosingCall: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) },
-          unlessNamedInProject: try reader.optionalString())
+          unlessNamedInProject: try reader.optionalString(), unlessTypeNamedInProject: try reader.optionalString())
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

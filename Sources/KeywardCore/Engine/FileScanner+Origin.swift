@@ -17,10 +17,11 @@ extension FileScanner {
     }
     // Whether another file calls a function is judged only for shipped code of a project the
     // scan holds whole: a scan of one folder of an app does not see the callers outside it.
-    for index in outcome.findings.indices where outcome.findings[index].handOff?.unlessNamedInProject != nil {
+    for index in outcome.findings.indices where outcome.findings[index].handOff?.waitsForProjectNames == true {
       let finding = outcome.findings[index]
       guard !file.isInsideScannedProject || finding.origin != .app || finding.buildCondition != nil else { continue }
       outcome.findings[index].handOff?.unlessNamedInProject = nil
+      outcome.findings[index].handOff?.unlessTypeNamedInProject = nil
       if outcome.findings[index].handOff?.waitsForNothing == true { outcome.findings[index].handOff = nil }
     }
     return outcome
@@ -28,18 +29,22 @@ extension FileScanner {
 
   /// The findings with where their code lives by the contents, and the build it is in.
   /// `calledElsewhere` names the internal function around an offset that only other files
-  /// could call (`FunctionsCalledElsewhere`): a finding there waits for the whole scan.
+  /// could call, and the internal type around it that only other files could name
+  /// (`FunctionsCalledElsewhere`): a finding there waits for the whole scan.
   static func placing(
     _ findings: [Finding], origin: CodeOrigin, condition: (Int) -> BuildCondition?,
-    calledElsewhere: (Int) -> String? = { _ in nil }
+    calledElsewhere: (Int) -> (function: String?, type: String?) = { _ in (nil, nil) }
   ) -> [Finding] {
     findings.map { finding in
       var placed = finding
       placed.origin = origin
       placed.buildCondition = condition(finding.location.start.offset)
-      if placed.buildCondition == nil, let name = calledElsewhere(finding.location.start.offset) {
+      guard placed.buildCondition == nil else { return placed }
+      let names = calledElsewhere(finding.location.start.offset)
+      if names.function != nil || names.type != nil {
         var handOff = placed.handOff ?? HandOff(call: nil, settledMessage: nil)
-        handOff.unlessNamedInProject = name
+        handOff.unlessNamedInProject = names.function
+        handOff.unlessTypeNamedInProject = names.type
         placed.handOff = handOff
       }
       return placed

@@ -290,7 +290,7 @@ public struct FileScanner: Sendable {
       place = {
         Self.placing(
           $0, origin: ContentOrigin.origin(of: tree, bytes: bytes), condition: conditions.condition(at:),
-          calledElsewhere: FunctionsCalledElsewhere(tree: tree, namesUsed: conditions.namesUsed).name(at:))
+          calledElsewhere: FunctionsCalledElsewhere(tree: tree, namesUsed: conditions.namesUsed).names(at:))
       }
       outcome.facts = Self.callFacts(
         of: model, takesContexts: takesContexts, sinks: sinks, location: { Self.point($0, text: text, path: path) })

@@ -76,6 +76,10 @@ public struct HandOffSettler {
         settled.buildCondition = .uncalled
         settled.message +=
           " No file of the scanned project names `\(name)` but to declare it, so nothing calls this code."
+      } else if let name = handOff.unlessTypeNamedInProject, let projectWords, !projectWords.contains(name) {
+        settled.buildCondition = .uncalled
+        settled.message +=
+          " No file of the scanned project names the type `\(name)` but to declare it, so nothing makes or calls into it and this code never runs."
       }
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
       // A library's own code: the apps that link it declare the usage, not this repository.

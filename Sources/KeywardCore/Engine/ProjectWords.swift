@@ -1,10 +1,10 @@
 import Foundation
 
 /// The words of the Swift files a scan reads as shipped code (the scanner leaves tests and samples
-/// out), except the names functions are declared with (`func name`), kept as a Bloom filter. A
-/// name missing from it appears in no code, comment or string that ships but its own
-/// declarations: an internal function of that name is called from nowhere
-/// (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision, which only
+/// out), except the names functions and types are declared with (`func name`, `class Name`),
+/// kept as a Bloom filter. A name missing from it appears in no code, comment or string that
+/// ships but its own declarations: an internal function of that name is called from nowhere, and
+/// nothing makes or calls into an internal type of that name (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision, which only
 /// keeps a finding that might have been set aside.
 public final class ProjectWords: @unchecked Sendable {
   /// 2^21 bits (256 KiB), one per word: a project of 200,000 distinct words sets about a tenth
@@ -86,8 +86,9 @@ public final class ProjectWords: @unchecked Sendable {
   }
 
   /// Calls `body` with the hash of each word (a run of ASCII letters, digits, `_` and non-ASCII
-  /// bytes), leaving out the word right after `func` when only white space parts them: the
-  /// name a function is declared with. Eight bytes are classified at a time into one bit each;
+  /// bytes), leaving out the word right after `func`, `class`, `struct`, `enum` or `actor` when
+  /// only white space parts them: the name a function or type is declared with (`class func`
+  /// declares the word after `func`); and a word followed by `.swift`, a file's name. Eight bytes are classified at a time into one bit each;
   /// words are then found from where those bits start and how far they run, with no branch per
   /// byte, which keeps this at a fraction of the cost of reading the file.
   @inline(__always)
@@ -99,7 +100,7 @@ public final class ProjectWords: @unchecked Sendable {
         for block in 0..<blocks { masks[block] = wordBits(raw, from: block &* 64, count: count) }
         masks[blocks] = 0
         var previousEnd = 0
-        var previousWasFunc = false
+        var previousDeclares = false
         var carry: UInt64 = 0
         for block in 0..<blocks {
           let mask = masks[block]
@@ -129,16 +130,40 @@ public final class ProjectWords: @unchecked Sendable {
             } else {
               for offset in 0..<min(8, length) { first |= UInt64(raw[start &+ offset]) << UInt64(8 &* offset) }
             }
-            let declaredName = previousWasFunc && (previousEnd..<start).allSatisfy { isWhiteSpace(raw[$0]) }
-            previousWasFunc = !declaredName && length == 4 && first == 0x636e_7566  // "func"
+            let declares = isDeclaringKeyword(length: length, first: first)
+            let declaredName =
+              previousDeclares && !declares && (previousEnd..<start).allSatisfy { isWhiteSpace(raw[$0]) }
+            previousDeclares = declares
             previousEnd = end
             // Names this short are used somewhere in any project: never worth a bit.
-            if declaredName || previousWasFunc || length < Self.shortestName { continue }
+            if declaredName || declares || length < Self.shortestName || isSwiftFileName(raw, end: end) { continue }
             let last = length > 8 ? raw.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self) : nil
             body(hash(length: length, first: first, last: last))
           }
         }
       }
+    }
+  }
+
+  /// Whether `.swift` follows the word ending at `end`: a file's name (`//  LegacyStore.swift`,
+  /// the first line Xcode writes in a new file), not a use of the type it is named for.
+  @inline(__always)
+  private static func isSwiftFileName(_ raw: UnsafeRawBufferPointer, end: Int) -> Bool {
+    guard end &+ 6 <= raw.count, raw[end] == 0x2E else { return false }
+    let suffix = raw.loadUnaligned(fromByteOffset: end &- 2, as: UInt64.self) >> 16
+    guard suffix & 0xFFFF_FFFF_FFFF == 0x74_6669_7773_2E else { return false }  // ".swift"
+    return end &+ 6 == raw.count || !isWordByte(raw[end &+ 6])
+  }
+
+  /// Whether the word of `length` bytes starting with the bytes `first` (little-endian, only
+  /// the word's own) is `func`, `enum`, `class`, `actor` or `struct`.
+  @inline(__always)
+  private static func isDeclaringKeyword(length: Int, first: UInt64) -> Bool {
+    switch length {
+    case 4: first == 0x636e_7566 || first == 0x6d75_6e65  // "func", "enum"
+    case 5: first == 0x73_7361_6c63 || first == 0x72_6f74_6361  // "class", "actor"
+    case 6: first == 0x7463_7572_7473  // "struct"
+    default: false
     }
   }
 

@@ -167,11 +167,15 @@ public struct HandOff: Sendable, Hashable {
   /// finding is in code no build runs (`BuildCondition.uncalled`) unless some file of the scan
   /// names the function (`ProjectWords`). Set by the engine, not by rules.
   public var unlessNamedInProject: String?
+  /// The internal type the finding's code is in, when its own file never names it but to declare
+  /// it: nothing makes or calls into it (`BuildCondition.uncalled`) unless some file of the scan
+  /// names it. Set by the engine, not by rules.
+  public var unlessTypeNamedInProject: String?
 
   public init(
     call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
     unlessEnrollmentIsChecked: Bool = false, unlessFaceIDUsageIsDeclared: Bool = false, enclosingCall: CallShape? = nil,
-    unlessNamedInProject: String? = nil
+    unlessNamedInProject: String? = nil, unlessTypeNamedInProject: String? = nil
   ) {
     self.call = call
     self.settledMessage = settledMessage
@@ -181,7 +185,11 @@ public struct HandOff: Sendable, Hashable {
     self.unlessFaceIDUsageIsDeclared = unlessFaceIDUsageIsDeclared
     self.enclosingCall = enclosingCall
     self.unlessNamedInProject = unlessNamedInProject
+    self.unlessTypeNamedInProject = unlessTypeNamedInProject
   }
+
+  /// Whether the finding waits to learn if some file of the project names its function or type.
+  var waitsForProjectNames: Bool { unlessNamedInProject != nil || unlessTypeNamedInProject != nil }
 
   /// Whether settling needs what the functions of other files do (`CallFacts`).
   var needsCallFacts: Bool { call != nil || enclosingCall != nil || isPropertyRead || unlessEnrollmentIsChecked }
@@ -189,7 +197,7 @@ public struct HandOff: Sendable, Hashable {
   /// Whether nothing is left to wait for.
   var waitsForNothing: Bool {
     call == nil && settledMessage == nil && sink == nil && !isPropertyRead && !unlessEnrollmentIsChecked
-      && !unlessFaceIDUsageIsDeclared && enclosingCall == nil && unlessNamedInProject == nil
+      && !unlessFaceIDUsageIsDeclared && enclosingCall == nil && !waitsForProjectNames
   }
 }
 
