@@ -101,10 +101,17 @@ public struct KeychainQuery {
   }
 
   /// The values that set `kSecAttrSynchronizable` to true (`true`, `kCFBooleanTrue`, ...); with
-  /// `includingCallerChoices` false, not those a caller's argument picks (`sync ? true : false`).
-  public func synchronizableTrueValues(in model: SemanticModel, includingCallerChoices: Bool = true) -> [ExprSyntax] {
+  /// `includingCallerChoices` false, not those a caller's argument picks (`sync ? true : false`);
+  /// with `includingRuntimeChoices` false, none that is one branch of a choice made as the app
+  /// runs (`backupEnabled ? kCFBooleanTrue : kCFBooleanFalse`, a `switch` over a setting), though
+  /// still a parameter's default, which holds wherever a caller does not choose.
+  public func synchronizableTrueValues(
+    in model: SemanticModel, includingCallerChoices: Bool = true, includingRuntimeChoices: Bool = true
+  ) -> [ExprSyntax] {
     writes(forKey: "kSecAttrSynchronizable").flatMap { model.resolver.values(of: $0.value) }
-      .filter { includingCallerChoices || !$0.chosenByCaller }.map(\.expression).filter(SyntaxFacts.isTrue)
+      .filter { includingCallerChoices || !$0.chosenByCaller }
+      .filter { includingRuntimeChoices || !$0.isConditional || $0.parameter != nil }
+      .map(\.expression).filter(SyntaxFacts.isTrue)
   }
 
   /// Whether the item may be synchronized through iCloud Keychain: `kSecAttrSynchronizable` is

@@ -110,6 +110,30 @@ public struct SynchronizableSecret: Rule {
             SecItemAdd(item as CFDictionary, nil)
         }
         """, profile: .strict),
+      // The same choice made as the app runs: strict reports it.
+      RuleExample(
+        """
+        enum SyncMode { case local, cloud }
+        var mode = SyncMode.local
+        func storePassphrase(_ passphraseData: Data) {
+            let sync: CFBoolean
+            switch mode {
+            case .local: sync = kCFBooleanFalse
+            case .cloud: sync = ↓kCFBooleanTrue
+            }
+            let item: [String: Any] = [kSecAttrAccount as String: "passphrase", kSecValueData as String: passphraseData,
+                                       kSecAttrSynchronizable as String: sync]
+            SecItemAdd(item as CFDictionary, nil)
+        }
+        """, profile: .strict),
+      // A parameter's default holds wherever a caller does not choose.
+      """
+      func storePassphrase(_ passphraseData: Data, syncing: Bool = ↓true) {
+          let item: [String: Any] = [kSecAttrAccount as String: "passphrase", kSecValueData as String: passphraseData,
+                                     kSecAttrSynchronizable as String: syncing]
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """,
       // The same store, written through.
       """
       import KeychainAccess
@@ -148,6 +172,18 @@ public struct SynchronizableSecret: Rule {
       }
       """,
 
+      // Syncing that follows a setting as the app runs: the user chose to have it everywhere.
+      """
+      final class VaultKeys {
+          var backupEnabled = false
+          private var syncValue: CFBoolean { backupEnabled ? kCFBooleanTrue : kCFBooleanFalse }
+          func store(_ passphraseData: Data) {
+              let item: [String: Any] = [kSecAttrAccount as String: "vaultPassphrase", kSecValueData as String: passphraseData,
+                                         kSecAttrSynchronizable as String: syncValue]
+              SecItemAdd(item as CFDictionary, nil)
+          }
+      }
+      """,
       """
       import KeychainSwift
       let keychain = KeychainSwift()
@@ -194,9 +230,11 @@ public struct SynchronizableSecret: Rule {
       guard secret != nil || context.options.reportsWeakEvidence else { continue }
       let reason = secret ?? "whatever this code stores"
       // Syncing chosen by the caller (`save(key, syncing: userEnabledBackup)`) is an option
-      // this code offers; strict reports it too.
+      // this code offers, and syncing chosen as the app runs (`backupEnabled ? … : …`) follows
+      // a setting: the user expects the item on their devices. Strict reports both too.
       let values = query.synchronizableTrueValues(
-        in: model, includingCallerChoices: context.options.reportsWeakEvidence)
+        in: model, includingCallerChoices: context.options.reportsWeakEvidence,
+        includingRuntimeChoices: context.options.reportsWeakEvidence)
       // One item, one finding: the first place that turns synchronization on.
       if let first = values.min(by: { $0.position < $1.position }) {
         context.report(first, message: message(reason: reason), confidence: secret == nil ? .low : nil)
