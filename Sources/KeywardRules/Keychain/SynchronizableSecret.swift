@@ -15,7 +15,9 @@ public struct SynchronizableSecret: Rule {
       secrets: private keys, and items whose account, service, label or data is named like a \
       secret (`sensitiveNamePatterns`), also when a keychain wrapper store is set to synchronize. \
       A store only used to look items up or remove them copies nothing and is not reported. The \
-      strict profile also reports synchronized items with no sign of a secret.
+      strict profile also reports synchronized items with no sign of a secret, and syncing that a \
+      caller's argument or a setting chooses as the app runs (`backupEnabled ? kCFBooleanTrue : \
+      kCFBooleanFalse`): the user opted in to having the item on their devices.
       """,
     rationale: """
       A session token or private key synchronised to other devices can be used from any of them, \
