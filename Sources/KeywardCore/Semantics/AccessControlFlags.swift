@@ -109,8 +109,7 @@ public final class AccessControlEvaluator {
 
   /// The `SecAccessControlCreateWithFlags` call `expression` is written as the flags of.
   static func creation(takingFlags expression: ExprSyntax) -> FunctionCallExprSyntax? {
-    guard let argument = expression.parent?.as(LabeledExprSyntax.self),
-      let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+    guard let call = SyntaxFacts.callTaking(expression)?.call,
       SyntaxFacts.calledName(call) == "SecAccessControlCreateWithFlags",
       SyntaxFacts.argument(call, at: 2)?.id == expression.id
     else { return nil }

@@ -65,16 +65,18 @@ extension SemanticModel {
 
   private func wayBack(carrying reference: Syntax) -> ContextWayBack? {
     var carrier = reference
-    if let wrapper = Self.call(passing: carrier), ContextWayBack.isCarryingCase(wrapper) { carrier = Syntax(wrapper) }
+    if let wrapper = SyntaxFacts.callTaking(carrier)?.call, ContextWayBack.isCarryingCase(wrapper) {
+      carrier = Syntax(wrapper)
+    }
     let through: String?
     if carrier.parent?.is(ReturnStmtSyntax.self) == true, Self.returnsFromFunction(carrier) {
       through = nil
-    } else if let call = Self.call(passing: carrier),
+    } else if let call = SyntaxFacts.callTaking(carrier)?.call,
       let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
       resolver.binding(denotedBy: ExprSyntax(callee))?.kind == .parameter
     {
       through = callee.baseName.text
-    } else if let call = Self.call(passing: carrier), ContextWayBack.isResumption(call) {
+    } else if let call = SyntaxFacts.callTaking(carrier)?.call, ContextWayBack.isResumption(call) {
       through = "resume(returning:)"
     } else {
       return nil
@@ -85,12 +87,6 @@ extension SemanticModel {
         labels: declaration.signature.parameterClause.parameters.map { $0.firstName.text })
     }
     return ContextWayBack(function: function, through: through)
-  }
-
-  /// The call whose argument `node` is.
-  private static func call(passing node: Syntax) -> FunctionCallExprSyntax? {
-    guard let argument = node.parent?.as(LabeledExprSyntax.self) else { return nil }
-    return argument.parent?.parent?.as(FunctionCallExprSyntax.self)
   }
 
   /// Whether a `return` at `node` leaves a function, not a closure inside it.

@@ -18,9 +18,7 @@ extension SemanticModel {
     while let parent = current.parent, parent.is(ForceUnwrapExprSyntax.self) || parent.is(AsExprSyntax.self) {
       current = parent
     }
-    if let argument = current.parent?.as(LabeledExprSyntax.self), argument.label?.text == "accessControl",
-      let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
-    {
+    if let (call, argument) = SyntaxFacts.callTaking(current), argument.label?.text == "accessControl" {
       return SyntaxFacts.text(call.calledExpression).hasPrefix("SecureEnclave.")
     }
     var outermost: DictionaryExprSyntax?

@@ -38,8 +38,7 @@ extension SemanticModel {
   public func isAttributeOfEmptyFile(_ node: some SyntaxProtocol) -> Bool {
     var current = Syntax(node)
     while let parent = current.parent, !parent.is(CodeBlockItemSyntax.self) {
-      if let argument = parent.as(LabeledExprSyntax.self), argument.label?.text == "attributes",
-        let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+      if let (call, argument) = SyntaxFacts.callTaking(current), argument.label?.text == "attributes",
         SyntaxFacts.calledName(call) == "createFile"
       {
         return SyntaxFacts.argument(call, labeled: "contents").map(Self.isEmptyContents) ?? false

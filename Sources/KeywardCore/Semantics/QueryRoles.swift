@@ -137,9 +137,7 @@ public enum ValueUse {
       let neighbours = [index - 1, index + 1].filter(elements.indices.contains).map { elements[$0] }
       return neighbours.contains { SequenceShape.operatorText($0).map(comparisonOperators.contains) == true }
     }
-    if parent.is(LabeledExprSyntax.self), let call = parent.parent?.parent?.as(FunctionCallExprSyntax.self),
-      let name = SyntaxFacts.calledName(call)
-    {
+    if let call = SyntaxFacts.callTaking(holder)?.call, let name = SyntaxFacts.calledName(call) {
       return comparingCalls.contains(name)
     }
     return false

@@ -269,10 +269,7 @@ extension SemanticModel {
     if let member = collection.parent?.as(MemberAccessExprSyntax.self), member.base?.id == collection.id {
       return searchingMethods.contains(member.declName.baseName.text)
     }
-    if collection.parent?.is(LabeledExprSyntax.self) == true,
-      let call = collection.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
-      let name = SyntaxFacts.calledName(call)
-    {
+    if let call = SyntaxFacts.callTaking(collection)?.call, let name = SyntaxFacts.calledName(call) {
       return searchingMethods.contains(name)
     }
     return false

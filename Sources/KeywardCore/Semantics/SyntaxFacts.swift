@@ -73,6 +73,16 @@ public enum SyntaxFacts {
       ? elements.count > 3 : elements.count == 3 && elements.last?.id == expression.id
   }
 
+  /// The call one of whose arguments `node` is (`f(x: node)`), with that argument.
+  public static func callTaking(_ node: some SyntaxProtocol) -> (
+    call: FunctionCallExprSyntax, argument: LabeledExprSyntax
+  )? {
+    guard let argument = node.parent?.as(LabeledExprSyntax.self),
+      let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+    else { return nil }
+    return (call, argument)
+  }
+
   /// The name an expression's value is given under where it is written: the constant or variable
   /// it initialises (`let publicAccess = ...`) or the argument label it is passed with
   /// (`publicKeyAccessControl: ...`).

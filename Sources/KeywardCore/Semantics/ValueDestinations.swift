@@ -66,8 +66,7 @@ extension SemanticModel {
         current = Syntax(conversion)
         continue
       }
-      if let argument = parent.as(LabeledExprSyntax.self),
-        let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+      if let (call, argument) = SyntaxFacts.callTaking(current),
         let list = argument.parent?.as(LabeledExprListSyntax.self)
       {
         guard var name = SyntaxFacts.calledName(call), !name.isEmpty,
