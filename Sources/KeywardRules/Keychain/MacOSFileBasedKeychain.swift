@@ -14,7 +14,9 @@ public struct MacOSFileBasedKeychain: Rule {
       use the legacy file-based keychain, which ignores `kSecAttrAccessible`, unless the query \
       sets `kSecAttrSynchronizable: true`, `kSecAttrAccessControl` or `kSecAttrTokenID`: those \
       cannot live in the file-based keychain, so the item goes to the data protection keychain \
-      and its class applies. Keyward reports `kSecAttrAccessible` in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
+      and its class applies. Keyward reports a `…ThisDeviceOnly` `kSecAttrAccessible` (the \
+      device binding is what is lost; a migratable class asks for about what the login keychain \
+      gives, and only the strict profile reports it) in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
       in a file importing AppKit or Cocoa and not UIKit, in the `Sources` of a package whose \
       `platforms:` names only macOS, or in the folder of an Xcode project whose every `SDKROOT` \
       is `macosx`. Mac Catalyst and iOS apps on Apple silicon Macs use the data protection \
@@ -101,8 +103,34 @@ public struct MacOSFileBasedKeychain: Rule {
           return SecItemAdd(item as CFDictionary, nil)
         }
         """, profile: .strict),
+      RuleExample(
+        """
+        #if os(macOS)
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                    ↓kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+        let status = SecItemAdd(query as CFDictionary, nil)
+        #endif
+        """, profile: .strict),
+      // A class Keyward cannot name may be a device-bound one.
+      """
+      #if os(macOS)
+      func save(_ token: Data, protection: CFString) {
+          let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                      ↓kSecAttrAccessible as String: protection]
+          SecItemAdd(query as CFDictionary, nil)
+      }
+      #endif
+      """,
     ],
     clean: [
+      // A migratable class asks for about what the login keychain gives (strict reports it).
+      """
+      #if os(macOS)
+      let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: token,
+                                  kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]
+      let status = SecItemAdd(query as CFDictionary, nil)
+      #endif
+      """,
       // An access control (or a token's key) sends the item to the data protection keychain.
       """
       #if os(macOS)
@@ -175,6 +203,16 @@ public struct MacOSFileBasedKeychain: Rule {
 
   static let ignoredKeys = ["kSecAttrAccessible"]
 
+  /// Whether the class asked for may be a `…ThisDeviceOnly` one, or one Keyward cannot name.
+  /// What the file-based keychain loses is the device binding: a migratable class
+  /// (`WhenUnlocked`, `AfterFirstUnlock`) asks for about what the login keychain gives, an item
+  /// readable while the user's session is unlocked that moves with the keychain to another Mac.
+  static func mayBindToDevice(_ value: ExprSyntax, model: SemanticModel) -> Bool {
+    let values = model.resolver.values(of: value)
+    return values.isEmpty
+      || values.contains { AccessibilityClass.denoted(by: $0.expression)?.value.isThisDeviceOnly ?? true }
+  }
+
   public static func check(_ context: RuleContext) {
     let model = context.model
     for query in model.keychainQueries
@@ -183,6 +221,7 @@ public struct MacOSFileBasedKeychain: Rule {
       for write in query.writes
       where ignoredKeys.contains(write.key) && !query.isRemoved(after: write)
         && model.goesToFileBasedKeychain(query, write: write)
+        && (context.options.reportsWeakEvidence || mayBindToDevice(write.value, model: model))
       {
         context.report(
           write.keyExpression,

@@ -8,8 +8,10 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
       On macOS, `SecItemAdd` without `kSecUseDataProtectionKeychain` set to true uses the legacy \
       file-based keychain, which ignores `kSecAttrAccessible`, unless the dictionary sets \
       `kSecAttrSynchronizable` to true, `kSecAttrAccessControl` or `kSecAttrTokenID`, which send \
-      the item to the data protection keychain. Keyward reports `kSecAttrAccessible` in code \
-      built only for macOS: inside `#if TARGET_OS_OSX`, \
+      the item to the data protection keychain. Keyward reports a `…ThisDeviceOnly` \
+      `kSecAttrAccessible` (the device binding is what is lost; a migratable class asks for about \
+      what the login keychain gives, and only the strict profile reports it) in code built only \
+      for macOS: inside `#if TARGET_OS_OSX`, \
       `#if !TARGET_OS_IPHONE` or the `#else` of `#if TARGET_OS_IPHONE`, or in a file that imports \
       AppKit or Cocoa and not UIKit, or in a project built only for macOS (a package whose \
       `platforms:` names only macOS, an Xcode project whose every `SDKROOT` is `macosx`); not \
@@ -41,7 +43,7 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
       """
       #if TARGET_OS_OSX
       - (void)save:(NSData *)token {
-          NSDictionary *query = @{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked};
+          NSDictionary *query = @{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};
           SecItemAdd((__bridge CFDictionaryRef)query, NULL);
       }
       #endif
@@ -60,7 +62,7 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
       static const BOOL kUsesDataProtection = YES;
       #else
       - (void)save:(NSData *)token {
-          SecItemAdd((__bridge CFDictionaryRef)@{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked}, NULL);
+          SecItemAdd((__bridge CFDictionaryRef)@{(__bridge id)kSecValueData: token, ↓(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly}, NULL);
       }
       #endif
       """,
@@ -75,6 +77,14 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
         """, profile: .strict),
     ],
     clean: [
+      // A migratable class asks for about what the login keychain gives (strict reports it).
+      """
+      #if TARGET_OS_OSX
+      NSDictionary *query = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecValueData: token,
+                              (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlocked};
+      SecItemAdd((__bridge CFDictionaryRef)query, NULL);
+      #endif
+      """,
       """
       #if TARGET_OS_OSX
       NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessControl: (__bridge id)access,
@@ -145,6 +155,10 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
         guard let key = MacOSFileBasedKeychain.ignoredKeys.first(where: { objc.isKeychainKey(entry.key, named: $0) }),
           let first = entry.key.first, let last = entry.key.last
         else { continue }
+        // A migratable class asks for about what the login keychain gives (strict reports it).
+        let classes = objc.expand(entry.value).compactMap(Self.accessibilityClass)
+        guard context.options.reportsWeakEvidence || classes.isEmpty || classes.contains(where: \.isThisDeviceOnly)
+        else { continue }
         if platform == nil { platform = ObjCTargetPlatform(objc) }
         guard platform?.isMacOSOnly(at: first.start) == true else { continue }
         context.report(
@@ -153,6 +167,15 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
             "On macOS this item goes to the file-based keychain, because its dictionary does not set `kSecUseDataProtectionKeychain` to true, and that keychain ignores `\(key)`: the protection asked for here is not applied. Add `(__bridge id)kSecUseDataProtectionKeychain: @YES` to every query for this item."
         )
       }
+    }
+  }
+
+  /// The accessibility class a token names (`kSecAttrAccessibleWhenUnlocked`, or its raw string).
+  static func accessibilityClass(_ token: ObjCToken) -> AccessibilityClass? {
+    switch token.kind {
+    case .identifier: AccessibilityClass.named(token.text)
+    case .string: AccessibilityClass.all.first { $0.rawValue == token.text }
+    default: nil
     }
   }
 
