@@ -54,6 +54,11 @@ public struct PolicyEvaluation {
     return SyntaxFacts.closureParameterNames(reply).allSatisfy { $0 == "_" }
   }
 
+  /// Whether the reply's result decides only what is logged (`if success { print("Authenticated")
+  /// }`, `SuccessOnlyLogs`): nothing else depends on it, unless the log line stands for code
+  /// still to be written, as in tutorials (strict reports it).
+  public var successOnlyLogs: Bool { reply.map(SuccessOnlyLogs.holds(for:)) ?? false }
+
   /// From `evaluatePolicy` to the closing parenthesis: the part of the call to report.
   public var reportRange: (start: Int, end: Int) {
     let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName

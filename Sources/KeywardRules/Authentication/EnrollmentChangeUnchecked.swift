@@ -20,6 +20,7 @@ public struct EnrollmentChangeUnchecked: Rule {
       profile) no other shipped file of the scan reads them either. A biometric policy handed to \
       a function of the file that evaluates its parameter is reported where it is chosen; an \
       evaluation whose failure hands over to a passcode check is not biometrics-only. One whose \
+      result decides only a log line (`if success { print(…) }`), or whose \
       every prompt asks to turn biometric unlock or an app lock on or off, or whose success only \
       writes such a setting (`isAppLockEnabled = …`), or whose context goes back to the caller, \
       is reported only by the strict profile.
@@ -76,6 +77,22 @@ public struct EnrollmentChangeUnchecked: Rule {
       }
       """,
       "context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: \"Unlock\") { ok, _ in }",
+      // A log line on success, as tutorials write it for the code still to come: strict only.
+      RuleExample(
+        """
+        context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
+            if success { print("Authenticated successfully!") }
+        }
+        """, profile: .strict),
+      // Logging on success, and more: the result guards what else runs.
+      """
+      context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
+          if success {
+              print("Face recognized")
+              self.unlockVault()
+          }
+      }
+      """,
       // A helper that evaluates whatever policy it is given.
       """
       final class Authenticator {
@@ -105,6 +122,18 @@ public struct EnrollmentChangeUnchecked: Rule {
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
           self.checkStatus { completion($0) }
+      }
+      """,
+      // The result decides only a log line: what runs on success runs on failure too (strict
+      // reports it, in case the line stands for code still to be written).
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Check") { success, error in
+          if success {
+              print("Face recognized")
+              logger.info("biometric check passed")
+          } else if let error {
+              self.show(error)
+          }
       }
       """,
       """
@@ -208,6 +237,7 @@ public struct EnrollmentChangeUnchecked: Rule {
     // judged at each call of the overload, with the context and policy its caller gives.
     for evaluation in model.policyEvaluations
     where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
+      && (!evaluation.successOnlyLogs || context.options.reportsWeakEvidence)
       && !model.fallsBackToPasscode(evaluation)
       && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
     {

@@ -22,9 +22,10 @@ public struct EventBoundBiometricAuth: Rule {
       context parameter every caller fills with a protected read's context. A context handed to \
       another file's function is followed there after the scan; one given back to the caller \
       (returned, or `completion(.success(context))`) is the caller's to bind, reported only under \
-      strict. An evaluation in code named for a permission guards nothing; one whose prompt or \
-      success turns biometric unlock or an app lock on or off (`isAppLockEnabled = …`) is \
-      reported only under strict.
+      strict. An evaluation in code named for a permission guards nothing. One whose result \
+      decides only a log line (`if success { print(…) }`, which may stand for code still to be \
+      written), or whose prompt or success turns biometric unlock or an app lock on or off \
+      (`isAppLockEnabled = …`), is reported only under strict.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -77,6 +78,15 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static let examples = RuleExamples(
     flagged: [
+      // Logging on success, and more: the result guards what else runs.
+      """
+      context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock") { success, _ in
+          if success {
+              Log.debug("unlocked")
+              self.showVault()
+          }
+      }
+      """,
       // The evaluated context goes back to the caller, who decides (strict only).
       RuleExample(contextGivenBack(marker: "↓"), profile: .strict),
       RuleExample(contextGivenBack(marker: "↓", returned: true), profile: .strict),
@@ -121,17 +131,19 @@ public struct EventBoundBiometricAuth: Rule {
           }
       }
       """,
-      """
-      func requestBiometricUnlock() {
-          let context = LAContext()
-          var error: NSError? = nil
-          if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) {
-              context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "To access your data") { success, error in
-                  if success { print("Authenticated successfully!") }
-              }
-          }
-      }
-      """,
+      // A log line on success, as tutorials write it for the code still to come: strict only.
+      RuleExample(
+        """
+        func requestBiometricUnlock() {
+            let context = LAContext()
+            var error: NSError? = nil
+            if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) {
+                context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "To access your data") { success, error in
+                    if success { print("Authenticated successfully!") }
+                }
+            }
+        }
+        """, profile: .strict),
       """
       func unlock() async throws {
           let ok = try await LAContext().↓evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock")
@@ -258,6 +270,18 @@ public struct EventBoundBiometricAuth: Rule {
           setting: "isAppLockEnabled", otherReason: #""Confirm it's you""#)),
       // A request for the Face ID permission, named so: the first evaluation makes the system ask.
       RuleExample(faceIDPrompt(named: "ensureFaceIDPermission", evaluate: "evaluatePolicy")),
+      // The result decides only a log line: what runs on success runs on failure too (strict
+      // reports it, in case the line stands for code still to be written).
+      """
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Check") { [weak self] ok, error in
+          guard let self else { return }
+          if ok {
+              NSLog("Touch ID recognized the owner")
+          } else {
+              self.show(error)
+          }
+      }
+      """,
       // A permission request: the reply ignores the result, so nothing is guarded by it.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -378,9 +402,11 @@ public struct EventBoundBiometricAuth: Rule {
 
   public static func check(_ context: RuleContext) {
     let model = context.model
-    // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges it).
+    // A reply that ignores the result guards nothing with it (swift.local_auth_fail_open judges
+    // it); one that only logs it, nothing but the log line (strict reports it).
     for evaluation in model.policyEvaluations
     where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
+      && (!evaluation.successOnlyLogs || context.options.reportsWeakEvidence)
       && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
     {
       let range = evaluation.reportRange
