@@ -12,18 +12,16 @@ public struct EnrollmentChangeUnchecked: Rule {
     profile: .standard,
     description: """
       A biometric check made with `LAContext.evaluatePolicy` alone (not bound to a keychain item) \
-      accepts any finger or face enrolled on the device, including one added by someone else. \
-      Apps that gate with LocalAuthentication should compare `evaluatedPolicyDomainState` (or, \
-      from iOS 18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask \
-      for the full login when it changed. Reported when the file evaluates a biometric policy \
-      without a keychain binding and never reads either property, and (except under the strict \
-      profile) no other shipped file of the scan reads them either. A biometric policy handed to \
-      a function of the file that evaluates its parameter is reported where it is chosen; an \
-      evaluation whose failure hands over to a passcode check is not biometrics-only. One whose \
-      result decides only a log line (`if success { print(…) }`), or whose \
-      every prompt asks to turn biometric unlock or an app lock on or off, or whose success only \
-      writes such a setting (`isAppLockEnabled = …`), or whose context goes back to the caller, \
-      is reported only by the strict profile.
+      accepts any finger or face enrolled on the device, including one added by someone else. Apps \
+      that gate with LocalAuthentication should compare `evaluatedPolicyDomainState` (or, from iOS \
+      18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask for the full \
+      login when it changed. Reported when the file evaluates a biometric policy without a keychain \
+      binding and never reads either property, and (except under strict) no other shipped file of \
+      the scan reads them. A biometric policy handed to a function of the file that evaluates its \
+      parameter is reported where it is chosen; an evaluation whose failure hands over to a passcode \
+      check is not biometrics-only. Only strict reports one whose result decides only a log line \
+      (`if success { print(…) }`), whose prompts or success turn biometric unlock or an app lock on \
+      or off (`isAppLockEnabled = …`), or whose context goes back to the caller.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \

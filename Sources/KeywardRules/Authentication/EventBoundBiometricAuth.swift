@@ -15,17 +15,16 @@ public struct EventBoundBiometricAuth: Rule {
     description: """
       `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
       the user authenticated. When that answer alone unlocks data or a feature, authentication is \
-      event-bound. The context is followed through aliases, arguments and stored properties; when \
-      it reaches a keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
-      `authenticationContext(_:)`) and the file's items have an access control, or opens a \
-      CryptoKit Secure Enclave key, it is keychain-bound and not reported; so is a prompt on a \
-      context parameter every caller fills with a protected read's context. A context handed to \
-      another file's function is followed there after the scan; one given back to the caller \
-      (returned, or `completion(.success(context))`) is the caller's to bind, reported only under \
-      strict. An evaluation in code named for a permission guards nothing. One whose result \
-      decides only a log line (`if success { print(…) }`, which may stand for code still to be \
-      written), or whose prompt or success turns biometric unlock or an app lock on or off \
-      (`isAppLockEnabled = …`), is reported only under strict.
+      event-bound. The context is followed through aliases, arguments and stored properties; when it \
+      reaches a keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
+      `authenticationContext(_:)`) and the file's items have an access control, or opens a CryptoKit \
+      Secure Enclave key, it is keychain-bound and not reported; so is a prompt on a context \
+      parameter every caller fills with a protected read's context. A context handed to another \
+      file's function is followed there after the scan. An evaluation in code named for a permission \
+      guards nothing. Only strict reports a context given back to the caller (returned, or \
+      `completion(.success(context))`), a result that decides only a log line (`if success { \
+      print(…) }`), and a prompt or success that turns biometric unlock or an app lock on or off \
+      (`isAppLockEnabled = …`).
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \

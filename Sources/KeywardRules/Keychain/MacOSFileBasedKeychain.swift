@@ -10,19 +10,17 @@ public struct MacOSFileBasedKeychain: Rule {
     tags: ["CWE:311", "CWE:922", "MASVS-STORAGE-1"],
     profile: .standard,
     description: """
-      On macOS, `SecItemAdd` and `SecItemUpdate` without `kSecUseDataProtectionKeychain: true` \
-      use the legacy file-based keychain, which ignores `kSecAttrAccessible`, unless the query \
-      sets `kSecAttrSynchronizable: true`, `kSecAttrAccessControl` or `kSecAttrTokenID`: those \
-      cannot live in the file-based keychain, so the item goes to the data protection keychain \
-      and its class applies. Keyward reports a `…ThisDeviceOnly` `kSecAttrAccessible` (the \
-      device binding is what is lost; a migratable class asks for about what the login keychain \
-      gives, and only the strict profile reports it) in code built only for macOS: inside `#if os(macOS)` (or `canImport(AppKit)`), \
-      in a file importing AppKit or Cocoa and not UIKit, in the `Sources` of a package whose \
-      `platforms:` names only macOS, or in the folder of an Xcode project whose every `SDKROOT` \
-      is `macosx`. Mac Catalyst and iOS apps on Apple silicon Macs use the data protection \
-      keychain and are not reported. Outside the strict profile only where the whole dictionary \
-      is in view (a literal, or a local variable that starts as one and changes only by \
-      subscripts), since a base query from elsewhere may set the key.
+      On macOS, `SecItemAdd` and `SecItemUpdate` without `kSecUseDataProtectionKeychain: true` use \
+      the legacy file-based keychain, which ignores `kSecAttrAccessible`, unless the query sets \
+      `kSecAttrSynchronizable: true`, `kSecAttrAccessControl` or `kSecAttrTokenID` (those send the \
+      item to the data protection keychain). Keyward reports a `…ThisDeviceOnly` class (the device \
+      binding is what is lost; strict also reports migratable classes, which ask for about what the \
+      login keychain gives) in code built only for macOS: inside `#if os(macOS)` (or \
+      `canImport(AppKit)`), in a file importing AppKit or Cocoa and not UIKit, in the `Sources` of a \
+      package whose `platforms:` names only macOS, or beside an Xcode project whose every `SDKROOT` \
+      is `macosx`. Mac Catalyst and iOS apps on Apple silicon Macs are not reported. Outside strict \
+      only where the whole dictionary is in view (a literal, or a local that starts as one and \
+      changes only by subscripts): a base query from elsewhere may set the key.
       """,
     rationale: """
       The app asks for `WhenUnlockedThisDeviceOnly` and does not get it: the item lands in the \

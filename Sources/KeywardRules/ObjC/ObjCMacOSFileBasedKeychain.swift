@@ -7,18 +7,15 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
     description: """
       On macOS, `SecItemAdd` without `kSecUseDataProtectionKeychain` set to true uses the legacy \
       file-based keychain, which ignores `kSecAttrAccessible`, unless the dictionary sets \
-      `kSecAttrSynchronizable` to true, `kSecAttrAccessControl` or `kSecAttrTokenID`, which send \
-      the item to the data protection keychain. Keyward reports a `…ThisDeviceOnly` \
-      `kSecAttrAccessible` (the device binding is what is lost; a migratable class asks for about \
-      what the login keychain gives, and only the strict profile reports it) in code built only \
-      for macOS: inside `#if TARGET_OS_OSX`, \
-      `#if !TARGET_OS_IPHONE` or the `#else` of `#if TARGET_OS_IPHONE`, or in a file that imports \
-      AppKit or Cocoa and not UIKit, or in a project built only for macOS (a package whose \
-      `platforms:` names only macOS, an Xcode project whose every `SDKROOT` is `macosx`); not \
-      in Mac Catalyst builds. Outside the strict profile only where the whole dictionary is in \
-      view (an `@{ ... }` literal, or a variable that starts as one or as an empty dictionary and \
-      changes only by keyed writes). Updates are not judged: the opt-in belongs to the query that \
-      finds the item, which the file may build elsewhere.
+      `kSecAttrSynchronizable` to true, `kSecAttrAccessControl` or `kSecAttrTokenID` (those send the \
+      item to the data protection keychain). Keyward reports a `…ThisDeviceOnly` class (the device \
+      binding is what is lost; strict also reports migratable classes, which ask for about what the \
+      login keychain gives) in code built only for macOS: inside `#if TARGET_OS_OSX`, `#if \
+      !TARGET_OS_IPHONE` or the `#else` of `#if TARGET_OS_IPHONE`, in a file importing AppKit or \
+      Cocoa and not UIKit, or in a project built only for macOS (by `platforms:` or `SDKROOT`); not \
+      in Mac Catalyst builds. Outside strict only where the whole dictionary is in view (an `@{ ... \
+      }` literal, or a variable that starts as one or empty and changes only by keyed writes). \
+      Updates are not judged: the opt-in belongs to the query that finds the item.
       """,
     vulnerableExample: """
       #if TARGET_OS_OSX
