@@ -35,13 +35,17 @@ import Testing
     ) { first, _ in first }
   }
 
+  /// The message of the first finding a standard scan of `files` reports.
+  func firstMessage(_ files: [String: String]) throws -> String? {
+    let root = try Paths.tree(files)
+    return try Scanner(rules: Configuration().configuredRules(from: .standard))
+      .scan(ScanRequest(paths: [root.path])).findings.first?.message
+  }
+
   @Test func aFunctionNoFileNamesIsUncalled() throws {
     let files = ["App.xcodeproj/project.pbxproj": "", "App/Store.swift": Self.store("storeSessionToken")]
     #expect(try conditions(files) == ["App/Store.swift": .uncalled])
-    let root = try Paths.tree(files)
-    let finding = try Scanner(rules: Configuration().configuredRules(from: .standard))
-      .scan(ScanRequest(paths: [root.path])).findings.first
-    #expect(finding?.message.contains("names `storeSessionToken` but to declare it") == true)
+    #expect(try firstMessage(files)?.contains("names `storeSessionToken` but to declare it") == true)
   }
 
   /// Any mention in another file keeps the finding: a call, a method reference, a selector, a
@@ -111,10 +115,7 @@ import Testing
       "Sources/App/Other.swift": otherFile, "Tests/AppTests/StoreTests.swift": "let store = LegacyStore()",
     ]
     #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled])
-    let root = try Paths.tree(files)
-    let finding = try Scanner(rules: Configuration().configuredRules(from: .standard))
-      .scan(ScanRequest(paths: [root.path])).findings.first
-    #expect(finding?.message.contains("names the type `LegacyStore` but to declare it") == true)
+    #expect(try firstMessage(files)?.contains("names the type `LegacyStore` but to declare it") == true)
   }
 
   /// A type named anywhere else, in its own file beyond its declaration, or opened to callers
