@@ -21,6 +21,12 @@ import Testing
     """
   }
 
+  /// A package whose `Sources/App/Store.swift` is `store`, beside `others`.
+  static func package(_ others: [String: String] = [:], store: String = store("storeSessionToken")) -> [String: String]
+  {
+    others.merging(["Package.swift": "", "Sources/App/Store.swift": store]) { $1 }
+  }
+
   func conditions(_ files: [String: String], scanning subfolder: String? = nil, cache: URL? = nil) throws
     -> [String: BuildCondition?]
   {
@@ -59,10 +65,9 @@ import Testing
   ])
   func aFunctionAnotherFileNamesIsCalled(_ caller: String) throws {
     // The type is made elsewhere, so the judgement rests on the function's name.
-    let files = [
-      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"),
+    let files = Self.package([
       "Sources/App/Caller.swift": caller, "Sources/App/Setup.swift": "let store = LegacyStore()",
-    ]
+    ])
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
 
@@ -70,17 +75,16 @@ import Testing
   @Test func callsFromTestsAndSamplesDoNotCount() throws {
     let call = "func check() { LegacyStore().storeSessionToken(\"t\") }"
     for caller in ["Tests/AppTests/StoreTests.swift", "Sources/App/StoreMock.swift", "Examples/Demo/Demo.swift"] {
-      let files = ["Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"), caller: call]
+      let files = Self.package([caller: call])
       #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled], "\(caller)")
     }
   }
 
   /// Another declaration of the same name (`func storeSessionToken` in a protocol) is not a use.
   @Test func otherDeclarationsAreNotUses() throws {
-    let files = [
-      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"),
-      "Sources/App/Protocols.swift": "protocol TokenStoring {\n    func storeSessionToken(_ token: String)\n}\n",
-    ]
+    let files = Self.package([
+      "Sources/App/Protocols.swift": "protocol TokenStoring {\n    func storeSessionToken(_ token: String)\n}\n"
+    ])
     #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled])
   }
 
@@ -99,7 +103,7 @@ import Testing
   ])
   func callersKeywardCannotSeeKeepTheFinding(_ shape: (declaration: String, modifiers: String)) throws {
     let store = Self.store("storeSessionToken", in: shape.declaration, modifiers: shape.modifiers)
-    let files = ["Package.swift": "", "Sources/App/Store.swift": store]
+    let files = Self.package(store: store)
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
 
@@ -110,10 +114,9 @@ import Testing
     "struct Other { func storeSessionToken(_ token: String) {} }\nfunc f() { Other().storeSessionToken(\"t\") }",
   ])
   func aTypeNoFileNamesIsUncalled(_ otherFile: String) throws {
-    let files = [
-      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken"),
+    let files = Self.package([
       "Sources/App/Other.swift": otherFile, "Tests/AppTests/StoreTests.swift": "let store = LegacyStore()",
-    ]
+    ])
     #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled])
     #expect(try firstMessage(files)?.contains("names the type `LegacyStore` but to declare it") == true)
   }
@@ -131,10 +134,8 @@ import Testing
     (declaration: "extension LegacyStore", otherFile: "// storeSessionToken"),
   ])
   func aTypeNamedOrOpenIsJudgedByItsMethod(_ shape: (declaration: String, otherFile: String)) throws {
-    let files = [
-      "Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken", in: shape.declaration),
-      "Sources/App/Other.swift": shape.otherFile,
-    ]
+    let files = Self.package(
+      ["Sources/App/Other.swift": shape.otherFile], store: Self.store("storeSessionToken", in: shape.declaration))
     #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
   }
 
@@ -150,7 +151,7 @@ import Testing
       }
 
       """
-    let files = ["Package.swift": "", "Sources/App/Store.swift": store]
+    let files = Self.package(store: store)
     #expect(try conditions(files) == ["Sources/App/Store.swift": .uncalled])
     let called = files.merging([
       "Sources/App/Login.swift": "func login() { UserDefaults.standard.rememberSession(\"t\") }"
@@ -172,7 +173,7 @@ import Testing
   /// The cache keeps the waiting finding, and the words are read again from every file.
   @Test func theCacheKeepsTheJudgement() throws {
     let cache = Paths.temporaryFolder()
-    let files = ["Package.swift": "", "Sources/App/Store.swift": Self.store("storeSessionToken")]
+    let files = Self.package()
     #expect(try conditions(files, cache: cache) == ["Sources/App/Store.swift": .uncalled])
     #expect(try conditions(files, cache: cache) == ["Sources/App/Store.swift": .uncalled])
   }

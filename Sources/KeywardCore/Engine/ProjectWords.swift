@@ -3,9 +3,10 @@ import Foundation
 /// The words of the Swift files a scan reads as shipped code (the scanner leaves tests and samples
 /// out), except the names functions and types are declared with (`func name`, `class Name`),
 /// kept as a Bloom filter. A name missing from it appears in no code, comment or string that
-/// ships but its own declarations: an internal function of that name is called from nowhere, and
-/// nothing makes or calls into an internal type of that name (`HandOff.unlessNamedInProject`). A name it holds may be another word's collision, which only
-/// keeps a finding that might have been set aside.
+/// ships but its own declarations: an internal function of that name is called from nowhere
+/// (`HandOff.unlessNamedInProject`), and nothing makes or calls into an internal type of that
+/// name (`HandOff.unlessTypeNamedInProject`). A name it holds may be another word's collision,
+/// which only keeps a finding that might have been set aside.
 public final class ProjectWords: @unchecked Sendable {
   /// 2^21 bits (256 KiB), one per word: a project of 200,000 distinct words sets about a tenth
   /// of them, so a name it never met is taken for a word about one time in ten.
@@ -88,9 +89,10 @@ public final class ProjectWords: @unchecked Sendable {
   /// Calls `body` with the hash of each word (a run of ASCII letters, digits, `_` and non-ASCII
   /// bytes), leaving out the word right after `func`, `class`, `struct`, `enum` or `actor` when
   /// only white space parts them: the name a function or type is declared with (`class func`
-  /// declares the word after `func`); and a word followed by `.swift`, a file's name. Eight bytes are classified at a time into one bit each;
-  /// words are then found from where those bits start and how far they run, with no branch per
-  /// byte, which keeps this at a fraction of the cost of reading the file.
+  /// declares the word after `func`); and a word followed by `.swift`, a file's name. Eight
+  /// bytes are classified at a time into one bit each; words are then found from where those
+  /// bits start and how far they run, with no branch per byte, which keeps this at a fraction
+  /// of the cost of reading the file.
   @inline(__always)
   public static func forEachWord(in bytes: [UInt8], _ body: (UInt64) -> Void) {
     let count = bytes.count

@@ -25,11 +25,7 @@ extension ObjCModel {
     sinks += messageArguments("setAccessibilityType").map(\.argument)
     var found: [(ObjCToken, AccessibilityClass, Bool)] = []
     for token in sinks.flatMap({ expand($0) }) {
-      if token.kind == .identifier, let value = AccessibilityClass.named(token.text) {
-        found.append((token, value, false))
-      } else if token.kind == .string, let value = AccessibilityClass.all.first(where: { $0.rawValue == token.text }) {
-        found.append((token, value, true))
-      }
+      if let (value, isRaw) = AccessibilityClass.denoted(by: token) { found.append((token, value, isRaw)) }
     }
     return found + wrapperAccessibilityValues.map { ($0.token, $0.value, false) }
   }

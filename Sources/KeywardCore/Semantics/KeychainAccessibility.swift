@@ -44,4 +44,13 @@ public struct AccessibilityClass: Sendable, Hashable {
     }
     return nil
   }
+
+  /// The class an Objective-C token denotes: the constant by name, or its raw string (`@"dk"`).
+  public static func denoted(by token: ObjCToken) -> (value: AccessibilityClass, isRaw: Bool)? {
+    switch token.kind {
+    case .identifier: named(token.text).map { ($0, false) }
+    case .string: all.first { $0.rawValue == token.text }.map { ($0, true) }
+    default: nil
+    }
+  }
 }

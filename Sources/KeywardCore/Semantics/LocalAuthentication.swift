@@ -57,7 +57,7 @@ public struct PolicyEvaluation {
   /// Whether the reply's result decides only what is logged (`if success { print("Authenticated")
   /// }`, `SuccessOnlyLogs`): nothing else depends on it, unless the log line stands for code
   /// still to be written, as in tutorials (strict reports it).
-  public var successOnlyLogs: Bool { reply.map(SuccessOnlyLogs.holds(for:)) ?? false }
+  public var successOnlyLogs = false
 
   /// From `evaluatePolicy` to the closing parenthesis: the part of the call to report.
   public var reportRange: (start: Int, end: Int) {
@@ -86,7 +86,8 @@ extension SemanticModel {
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)),
         confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason"))
-          || writesLockSetting(after: call, reply: reply))
+          || writesLockSetting(after: call, reply: reply),
+        successOnlyLogs: reply.map(SuccessOnlyLogs.holds(for:)) ?? false)
     }
   }
 

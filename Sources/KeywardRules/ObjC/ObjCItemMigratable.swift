@@ -108,15 +108,9 @@ public struct ObjCItemMigratable: Rule {
       $0.arguments.count > 1 ? $0.arguments[1] : nil
     }
     for token in values.flatMap({ objc.expand($0) }) {
-      let accessibility: AccessibilityClass?
-      if token.kind == .identifier {
-        accessibility = AccessibilityClass.named(token.text)
-      } else if token.kind == .string {
-        accessibility = AccessibilityClass.all.first { $0.rawValue == token.text }
-      } else {
-        accessibility = nil
-      }
-      guard let accessibility, !accessibility.isThisDeviceOnly, !accessibility.isDeprecated else { continue }
+      guard let accessibility = AccessibilityClass.denoted(by: token)?.value, !accessibility.isThisDeviceOnly,
+        !accessibility.isDeprecated
+      else { continue }
       context.report(token, message: message(subject: "`\(accessibility.name)`", accessibility, fixed: nil))
     }
     // UICKeyChainStore's own constants, where a store or the library's default is set to one.

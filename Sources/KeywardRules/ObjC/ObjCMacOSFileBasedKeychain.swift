@@ -153,7 +153,7 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
           let first = entry.key.first, let last = entry.key.last
         else { continue }
         // A migratable class asks for about what the login keychain gives (strict reports it).
-        let classes = objc.expand(entry.value).compactMap(Self.accessibilityClass)
+        let classes = objc.expand(entry.value).compactMap { AccessibilityClass.denoted(by: $0)?.value }
         guard context.options.reportsWeakEvidence || classes.isEmpty || classes.contains(where: \.isThisDeviceOnly)
         else { continue }
         if platform == nil { platform = ObjCTargetPlatform(objc) }
@@ -164,15 +164,6 @@ public struct ObjCMacOSFileBasedKeychain: Rule {
             "On macOS this item goes to the file-based keychain, because its dictionary does not set `kSecUseDataProtectionKeychain` to true, and that keychain ignores `\(key)`: the protection asked for here is not applied. Add `(__bridge id)kSecUseDataProtectionKeychain: @YES` to every query for this item."
         )
       }
-    }
-  }
-
-  /// The accessibility class a token names (`kSecAttrAccessibleWhenUnlocked`, or its raw string).
-  static func accessibilityClass(_ token: ObjCToken) -> AccessibilityClass? {
-    switch token.kind {
-    case .identifier: AccessibilityClass.named(token.text)
-    case .string: AccessibilityClass.all.first { $0.rawValue == token.text }
-    default: nil
     }
   }
 
