@@ -210,7 +210,7 @@ public final class AccessControlEvaluator {
       for binding in bindings where binding.kind != .parameter && isFlags(binding) {
         // An enum's `switch self` table (`case .any: return .biometryAny`) is judged where a
         // case is chosen, through the resolver, when its flags reach an access control.
-        if binding.kind == .computed && (isTable || resolver.isMappingTable(binding)) {
+        if (binding.kind == .computed && isTable) || resolver.isMappingTable(binding) {
           if let body = binding.body { tableBodies.insert(body.id) }
           continue
         }

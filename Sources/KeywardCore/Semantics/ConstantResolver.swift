@@ -288,9 +288,7 @@ public final class ConstantResolver {
       }
       // A table whose case is chosen where this file cannot see (none known) leaves the read
       // itself as the value: what reads it may still follow where the case comes from.
-      if let member = expression.as(MemberAccessExprSyntax.self), let switched = resolver.switchedValues(of: member),
-        !switched.isEmpty
-      {
+      if let switched = switchedValues(of: expression), !switched.isEmpty {
         for (value, choice) in switched {
           let before = results.count
           collect(
@@ -302,6 +300,15 @@ public final class ConstantResolver {
       var leaf = ResolvedValue(expression: expression, isConditional: conditional, reachedThroughName: throughName)
       if let named, named.kind == .parameter { leaf.parameter = named }
       results.append(leaf)
+    }
+
+    /// What a table read (`level.flags`) or a table method's call (`level.flags()`) may give.
+    private func switchedValues(of expression: ExprSyntax) -> [(value: ExprSyntax, choice: ExprSyntax)]? {
+      if let member = expression.as(MemberAccessExprSyntax.self) { return resolver.switchedValues(of: member) }
+      guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+        call.trailingClosure == nil, let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+      else { return nil }
+      return resolver.switchedValues(of: member, called: true)
     }
 
     mutating func collect(binding: Binding, conditional: Bool, depth: Int) {

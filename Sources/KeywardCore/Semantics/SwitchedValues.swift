@@ -1,16 +1,21 @@
 import SwiftSyntax
 
-/// Values chosen by an enum case: `level.secAttrValue`, where `secAttrValue` is a computed
-/// property of an enum this file declares whose getter switches over `self`. Hand-written
-/// keychain wrappers name accessibility classes this way.
+/// Values chosen by an enum case: `level.secAttrValue` or `level.flags()`, where `secAttrValue` is
+/// a computed property (or `flags()` a method without parameters) of an enum this file declares
+/// whose body switches over `self`. Hand-written keychain wrappers name accessibility classes and
+/// access-control flags this way.
 extension ConstantResolver {
   /// The values `member` may have, each with the case expression that chose it: those returned
   /// for the cases its base may be (followed through constants, parameters' defaults and the
   /// arguments of the file's calls). When the cases are not known, none: the enum is a mapping
   /// table that offers every value, and the choice is made where the file cannot see it. Nil
   /// when `member` is not such a property.
-  func switchedValues(of member: MemberAccessExprSyntax) -> [(value: ExprSyntax, choice: ExprSyntax)]? {
-    guard let base = member.base, let property = switchingProperty(named: member.declName.baseName.text) else {
+  func switchedValues(of member: MemberAccessExprSyntax, called: Bool = false) -> [(
+    value: ExprSyntax, choice: ExprSyntax
+  )]? {
+    guard let base = member.base,
+      let property = switchingProperty(named: member.declName.baseName.text, kind: called ? .function : .computed)
+    else {
       return nil
     }
     var visited: Set<SyntaxIdentifier> = []
@@ -29,7 +34,9 @@ extension ConstantResolver {
   /// maps to a value of the same name (`case .userPresence: return [.userPresence]`); nil when
   /// the file declares no such table.
   public func mirroredCases(of member: String, in enumName: String) -> [String]? {
-    guard let property = switchingProperty(named: member), property.enumName == enumName else { return nil }
+    guard let property = switchingProperty(named: member, kind: .computed), property.enumName == enumName else {
+      return nil
+    }
     return property.returnsByCase.flatMap { names, values in
       let returned = Set(values.flatMap(Self.memberNames))
       return names.filter(returned.contains)
@@ -51,25 +58,42 @@ extension ConstantResolver {
     var defaultReturns: [ExprSyntax]
   }
 
-  /// Whether `binding` is a mapping table: a computed property of an enum this file declares
-  /// whose getter only switches over `self`, offering one value per case. Its values are judged
-  /// where a case is chosen, not where the table lists them.
+  /// Whether `binding` is a mapping table: a computed property (or a method without parameters)
+  /// of an enum this file declares whose body only switches over `self`, offering one value per
+  /// case. Its values are judged where a case is chosen, not where the table lists them.
   public func isMappingTable(_ binding: Binding) -> Bool {
     switchOverSelf(binding) != nil
   }
 
   private func switchOverSelf(_ binding: Binding) -> (enumName: String, switchExpr: SwitchExprSyntax)? {
-    guard binding.kind == .computed, let block = SyntaxFacts.memberBlock(declaring: binding.node),
+    let declaringBlock =
+      binding.kind == .function
+      ? SyntaxFacts.memberBlock(holding: binding.node) : SyntaxFacts.memberBlock(declaring: binding.node)
+    guard let block = declaringBlock,
       let enumName = SyntaxFacts.typeName(declaring: block),
       index.declaresEnum(enumName),
-      let accessors = binding.body?.as(AccessorBlockSyntax.self),
-      let switchExpr = Self.soleSwitchOverSelf(in: accessors)
+      let switchExpr = Self.soleSwitchOverSelf(in: tableBody(of: binding))
     else { return nil }
     return (enumName, switchExpr)
   }
 
-  private func switchingProperty(named name: String) -> SwitchingProperty? {
-    for binding in index.bindingsByName[name] ?? [] {
+  /// The statements of a computed property's getter or of a method that takes nothing.
+  private func tableBody(of binding: Binding) -> CodeBlockItemListSyntax? {
+    switch binding.kind {
+    case .computed:
+      return binding.body?.as(AccessorBlockSyntax.self).flatMap(SyntaxFacts.getterStatements(of:))
+    case .function:
+      guard let function = binding.node.as(FunctionDeclSyntax.self),
+        function.signature.parameterClause.parameters.isEmpty
+      else { return nil }
+      return binding.body?.as(CodeBlockItemListSyntax.self)
+    default:
+      return nil
+    }
+  }
+
+  private func switchingProperty(named name: String, kind: Binding.Kind) -> SwitchingProperty? {
+    for binding in index.bindingsByName[name] ?? [] where binding.kind == kind {
       guard let (enumName, switchExpr) = switchOverSelf(binding) else { continue }
       var property = SwitchingProperty(enumName: enumName, returnsByCase: [], defaultReturns: [])
       for clause in switchExpr.cases {
@@ -92,10 +116,9 @@ extension ConstantResolver {
     return nil
   }
 
-  /// `switch self { ... }` as the getter's only statement, with or without `return`.
-  private static func soleSwitchOverSelf(in accessors: AccessorBlockSyntax) -> SwitchExprSyntax? {
-    guard let statements = SyntaxFacts.getterStatements(of: accessors), statements.count == 1,
-      let item = statements.first?.item
+  /// `switch self { ... }` as the body's only statement, with or without `return`.
+  private static func soleSwitchOverSelf(in statements: CodeBlockItemListSyntax?) -> SwitchExprSyntax? {
+    guard let statements, statements.count == 1, let item = statements.first?.item
     else { return nil }
     let expression =
       item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression

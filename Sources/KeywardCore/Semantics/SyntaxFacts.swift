@@ -235,9 +235,9 @@ public enum SyntaxFacts {
     return nil
   }
 
-  /// Whether `expr` is `self`.
+  /// Whether `expr` is `self`, also in parentheses (`switch(self)`).
   public static func isSelf(_ expr: ExprSyntax) -> Bool {
-    expr.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+    SequenceShape.unwrap(expr).as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
   }
 
   /// The member block a property's pattern binding is declared in directly (through its list and

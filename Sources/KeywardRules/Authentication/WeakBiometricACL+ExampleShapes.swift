@@ -35,6 +35,23 @@ extension WeakBiometricACL {
     }
     """
 
+  /// The same table written as a method of the enum (`unlock.accessFlags()`).
+  static let unlockMethodTable = """
+    enum UnlockMethod {
+        case appPassword, anyEnrolledFace, enrolledFaces
+        func accessFlags() -> SecAccessControlCreateFlags {
+            switch(self) {
+            case .appPassword: return .applicationPassword
+            case .anyEnrolledFace: return .biometryAny
+            case .enrolledFaces: return .biometryCurrentSet
+            }
+        }
+    }
+    func makeVaultKeyAccess(for unlock: UnlockMethod) -> SecAccessControl? {
+        SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, unlock.accessFlags()], nil)
+    }
+    """
+
   /// Key helpers with a biometric variant and one named for the passcode.
   static func passcodeKeyVariants(marker: String) -> String {
     """

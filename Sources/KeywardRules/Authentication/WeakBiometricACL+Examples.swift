@@ -108,6 +108,7 @@ extension WeakBiometricACL {
         """, profile: .strict),
       // A mapping table's case chosen in this file: reported at the choice.
       RuleExample(protectionTable + "\nlet access = protect(↓.anyFinger)"),
+      RuleExample(unlockMethodTable + "\nlet vaultAccess = makeVaultKeyAccess(for: ↓.anyEnrolledFace)"),
       """
       struct KeyPolicy { var accessFlags: SecAccessControlCreateFlags { [↓.biometryAny] } }
       """,
@@ -278,6 +279,8 @@ extension WeakBiometricACL {
         """, profile: .strict),
       // A library's mapping table: its users choose the case, elsewhere.
       RuleExample(protectionTable),
+      RuleExample(unlockMethodTable),
+      RuleExample(unlockMethodTable + "\nlet vaultAccess = makeVaultKeyAccess(for: .enrolledFaces)"),
       RuleExample(
         rawValueTable("AccessConstraint") + """
           public enum Accessibility: RawRepresentable {
