@@ -55,6 +55,14 @@ public struct CleartextStoragePreferences: Rule {
       """,
       // A session's id is the session's credential, unlike a user's id.
       "func remember(sessionID: String) { UserDefaults.standard.set(↓sessionID, forKey: \"current\") }",
+      // A list of the tokens themselves.
+      """
+      func remember(_ grant: OAuthGrant) {
+          var savedTokens = UserDefaults.standard.stringArray(forKey: "storedTokens") ?? [String]()
+          savedTokens.append(grant.refreshToken)
+          UserDefaults.standard.set(↓savedTokens, forKey: "storedTokens")
+      }
+      """,
       // Two acronyms in a row still name an API key.
       """
       extension UserDefaults {
@@ -176,6 +184,21 @@ public struct CleartextStoragePreferences: Rule {
           let fields: [String: Any] = ["token_type": session.tokenType, "expires_in": session.lifetime]
           let data = try JSONSerialization.data(withJSONObject: fields)
           UserDefaults.standard.set(data, forKey: "session-\\(session.account)")
+      }
+      """,
+      // A list of whose tokens are kept: names, added to or filtered from what the store held.
+      """
+      enum GrantDirectory {
+          static func remember(_ grant: OAuthGrant) {
+              var savedTokens = UserDefaults.standard.stringArray(forKey: "storedTokens") ?? [String]()
+              savedTokens.append(grant.username)
+              UserDefaults.standard.set(savedTokens, forKey: "storedTokens")
+          }
+          static func forget(_ username: String) {
+              var savedTokens = UserDefaults.standard.array(forKey: "storedTokens") as? [String] ?? []
+              savedTokens = savedTokens.filter { $0 != username }
+              UserDefaults.standard.set(savedTokens, forKey: "storedTokens")
+          }
       }
       """,
       // The predicate's names say which names are kept, not what they are.
