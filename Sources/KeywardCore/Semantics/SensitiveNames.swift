@@ -178,6 +178,16 @@ public enum SensitiveNames {
     return !values.isEmpty && values.allSatisfy { SyntaxFacts.stringLiteralValue($0.expression) != nil }
   }
 
+  /// Whether a preferences key names a secret's word only to say its value is something else
+  /// (`"cachedDeviceToken"`, `"passwordHint"`): what is written under it is that, whatever the value
+  /// is called where it is handed over. Judged with the default patterns, because a function's
+  /// summary is shared by every rule's options.
+  public static func keySaysNotSecret(_ key: ExprSyntax, model: SemanticModel) -> Bool {
+    words(in: key, model: model, asKey: true).contains {
+      isNamed($0, patterns: defaultPatterns) && !matches($0, patterns: defaultPatterns)
+    }
+  }
+
   /// Whether a variable is a list the code builds only from identifiers (`names.append(token.account)`),
   /// starting empty or from what a preferences store already holds (`stringArray(forKey:)`), and
   /// otherwise only filtered or sorted. It keeps the names of secrets, not the secrets; whatever

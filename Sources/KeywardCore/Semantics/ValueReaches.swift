@@ -43,7 +43,8 @@ extension SemanticModel {
           note: "stored as the item's value (kSecValueData) here")
       }
     case .preferencesValue:
-      return preferencesWrites.map {
+      // A key that says what else the value is (`"cachedDeviceToken"`) stores no secret.
+      return preferencesWrites.filter { !SensitiveNames.keySaysNotSecret($0.key, model: self) }.map {
         ValueSinkSite(sink: sink, value: $0.value, at: Syntax($0.value), note: "written to \($0.store) here")
       }
     case .reuseDuration:

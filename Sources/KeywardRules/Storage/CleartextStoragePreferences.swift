@@ -53,6 +53,7 @@ public struct CleartextStoragePreferences: Rule {
           UserDefaults.standard.set(↓data, forKey: "session-\\(session.account)")
       }
       """,
+      RuleExample(attestationCache(key: "cachedSessionToken", marker: "↓")),
       // A session's id is the session's credential, unlike a user's id.
       "func remember(sessionID: String) { UserDefaults.standard.set(↓sessionID, forKey: \"current\") }",
       // A list of the tokens themselves.
@@ -341,6 +342,8 @@ public struct CleartextStoragePreferences: Rule {
       """,
       // The same property on a cache of the app's own: not a preferences store.
       RuleExample(storeExtension(receiver: "", marker: "", type: "ResponseCache")),
+      // Handed to a helper whose key says the token is the device's, not a credential.
+      RuleExample(attestationCache(key: "cachedDeviceToken", marker: "")),
       // Handed to the helper: a setting, not a secret; or a flag under a secret's key.
       RuleExample(settingsStore(handing: "theme", key: "appTheme")),
       RuleExample(settingsStore(handing: "isEnabled", key: "vaultSecret")),
@@ -359,6 +362,21 @@ public struct CleartextStoragePreferences: Rule {
     ])
 
   /// A settings store whose private helper writes to `UserDefaults`, handed `value` under `key`.
+  /// A token handed to a private helper that writes it under `key`.
+  static func attestationCache(key: String, marker: String) -> String {
+    """
+    final class AttestationCache {
+        private let defaults = UserDefaults.standard
+        func refresh(_ device: DCDevice) {
+            device.generateToken { token, _ in
+                if let token { self.keep(token: \(marker)token) }
+            }
+        }
+        private func keep(token: Data) { defaults.set(\(marker)token, forKey: "\(key)") }
+    }
+    """
+  }
+
   static func settingsStore(handing value: String, key: String) -> String {
     """
     final class SettingsStore {
