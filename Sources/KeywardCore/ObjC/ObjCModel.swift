@@ -169,7 +169,10 @@ public final class ObjCModel {
   /// `[dict setObject:value forKey:key]`, `setValue:forKey:`, `CFDictionaryAddValue/SetValue` and
   /// `dict[key] = value;`.
   public var keyValueWrites: [KeyValueWrite] {
-    var found = keyedMessages.map { ($0.key, $0.value) } + dictionaryBuild.subscriptWrites
+    let messages = keyedMessages
+    var found =
+      messages.filter { !isOverwritten($0, among: messages) }.map { ($0.key, $0.value) }
+      + dictionaryBuild.subscriptWrites
     for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
       for call in calls(named: function) where call.arguments.count == 3 {
         found.append((call.arguments[1], call.arguments[2]))
@@ -193,6 +196,57 @@ public final class ObjCModel {
       }
     }
     return found
+  }
+
+  /// Whether a later `[name setObject:… forKey:key]` into the same variable replaces `message`
+  /// before anything can use it: it follows in a brace block that holds `message` too, with no
+  /// block literal (`^`) in that block before it, and between them the variable is named only
+  /// as such a message's receiver and nothing leaves the block (`return`, `break`, `continue`,
+  /// `goto`, `@throw`).
+  func isOverwritten(
+    _ message: (part: Int, value: [ObjCToken], key: [ObjCToken]),
+    among messages: [(part: Int, value: [ObjCToken], key: [ObjCToken])]
+  ) -> Bool {
+    guard let receiver = singleReceiver(of: message.part) else { return false }
+    let key = expand(message.key).map(\.text)
+    return messages.contains { later in
+      guard later.part > message.part, singleReceiver(of: later.part) == receiver,
+        expand(later.key).map(\.text) == key, let open = enclosingBrace(of: later.part), open < message.part
+      else { return false }
+      if analyzed[open..<later.part].contains(where: { $0.text == "^" }) { return false }
+      for index in (message.part + 1)..<later.part {
+        let text = analyzed[index].text
+        if ["return", "break", "continue", "goto", "throw"].contains(text) { return false }
+        if text == receiver,
+          !(analyzed[index - 1].text == "["
+            && ["setObject", "setValue"].contains(analyzed[index + 1].text))
+        {
+          return false
+        }
+      }
+      return true
+    }
+  }
+
+  /// `name` in `[name setObject:…]`, where `part` is the index of `setObject`.
+  private func singleReceiver(of part: Int) -> String? {
+    guard part > 1, analyzed[part - 1].kind == .identifier, analyzed[part - 2].text == "[" else { return nil }
+    return analyzed[part - 1].text
+  }
+
+  /// The index of the `{` of the innermost brace block holding the token at `index`.
+  private func enclosingBrace(of index: Int) -> Int? {
+    var depth = 0
+    for position in stride(from: index - 1, through: 0, by: -1) {
+      switch analyzed[position].text {
+      case "}": depth += 1
+      case "{":
+        if depth == 0 { return position }
+        depth -= 1
+      default: continue
+      }
+    }
+    return nil
   }
 
   /// Whether the file mentions an identifier (outside comments and strings).

@@ -207,10 +207,53 @@ extension SemanticModel {
       if queries[id]!.literal == nil { queries[id]!.literal = built.literal }
       if queries[id]!.emptyConstruction == nil { queries[id]!.emptyConstruction = built.emptyConstruction }
     }
+    for id in order {
+      let query = queries[id]!
+      queries[id]!.writes.removeAll { Self.isOverwritten($0, in: query) }
+    }
     for id in order { queries[id]!.storage = storage(of: queries[id]!) }
     var built = order.map { queries[$0]! }
     Self.markProbes(&built)
     return built
+  }
+
+  /// Whether a later write of the same attribute into the same variable replaces `write` before
+  /// anything can use it: the later one follows in a block that holds `write` too, and between
+  /// them the variable is named only to write into it (`query[key] = …`) and nothing leaves the
+  /// block (`return`, `throw`, `break`, `continue`). The earlier value never reaches the keychain.
+  static func isOverwritten(_ write: KeychainAttributeWrite, in query: KeychainQuery) -> Bool {
+    guard let name = query.binding?.name else { return false }
+    return query.writes.contains { later in
+      guard later.key == write.key, later.node.position >= write.node.endPosition,
+        let block = later.node.ancestorOrSelf(mapping: { $0.as(CodeBlockItemListSyntax.self) }),
+        block.position <= write.node.position, write.node.endPosition <= block.endPosition,
+        !SyntaxFacts.hasClosure(between: write.node, and: Syntax(block))
+      else { return false }
+      for token in block.tokens(viewMode: .sourceAccurate)
+      where token.position >= write.node.endPosition && token.position < later.node.position {
+        switch token.tokenKind {
+        case .keyword(.return), .keyword(.throw), .keyword(.break), .keyword(.continue), .keyword(.fallthrough):
+          return false
+        case .identifier(let text) where text == name:
+          if !isSubscriptAssignmentBase(token) { return false }
+        default:
+          continue
+        }
+      }
+      return true
+    }
+  }
+
+  /// `query` in `query[key] = value`.
+  private static func isSubscriptAssignmentBase(_ token: TokenSyntax) -> Bool {
+    guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+      let subscriptCall = reference.parent?.as(SubscriptCallExprSyntax.self),
+      subscriptCall.calledExpression.id == reference.id,
+      let elements = subscriptCall.parent?.as(ExprListSyntax.self),
+      let position = elements.firstIndex(where: { $0.id == subscriptCall.id })
+    else { return false }
+    let next = elements.index(after: position)
+    return next < elements.endIndex && elements[next].is(AssignmentExprSyntax.self)
   }
 
   /// `[String: Any]()` or `Dictionary<String, Any>()`: an empty dictionary made by its type.

@@ -235,6 +235,17 @@ public enum SyntaxFacts {
     return nil
   }
 
+  /// Whether a closure lies on the way up from `node` to its ancestor `ancestor`: code that may
+  /// run later than the code around it.
+  public static func hasClosure(between node: Syntax, and ancestor: Syntax) -> Bool {
+    var current = node.parent
+    while let next = current, next.id != ancestor.id {
+      if next.is(ClosureExprSyntax.self) { return true }
+      current = next.parent
+    }
+    return false
+  }
+
   /// Whether `expr` is `self`, also in parentheses (`switch(self)`).
   public static func isSelf(_ expr: ExprSyntax) -> Bool {
     SequenceShape.unwrap(expr).as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)

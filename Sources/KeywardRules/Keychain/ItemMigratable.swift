@@ -74,6 +74,8 @@ public struct ItemMigratable: Rule {
       """,
     ],
     clean: [
+      // Set again before the add, whichever branch ran.
+      RuleExample(WeakKeychainAccessibility.reassignedClass(marker: "", guarded: false), profile: .strict),
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]",
       "let lookup: [String: Any] = [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked, kSecReturnData as String: true]",
       "let query: [String: Any] = [kSecValueData as String: token, kSecAttrAccessible as String: kSecAttrAccessibleAlways]",

@@ -77,9 +77,10 @@ public struct SynchronizableSecret: Rule {
       """,
       """
       func storePassphrase(_ passphrase: String) {
-          var query: [String: Any] = [kSecAttrService as String: "passphrase", kSecAttrSynchronizable as String: ↓kCFBooleanTrue!]
+          var query: [String: Any] = [kSecAttrService as String: "passphrase", kSecAttrSynchronizable as String: kCFBooleanTrue!]
           query[kSecValueData as String] = Data(passphrase.utf8)
-          query[kSecAttrSynchronizable as String] = kCFBooleanTrue
+          // The value set last is the one stored.
+          query[kSecAttrSynchronizable as String] = ↓kCFBooleanTrue
           SecItemAdd(query as CFDictionary, nil)
       }
       """,

@@ -125,11 +125,24 @@ extension WeakKeychainAccessibility {
       }
       """,
       legacyMigration(label: "with", marker: "↓"),
+      RuleExample(reassignedClass(marker: "↓", guarded: true)),
+      // Added before it is set again.
+      """
+      func store(_ secret: Data) {
+          var item: [String: Any] = [kSecValueData as String: secret]
+          item[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAlways
+          SecItemAdd(item as CFDictionary, nil)
+          item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+          SecItemUpdate(item as CFDictionary, [kSecValueData as String: secret] as CFDictionary)
+      }
+      """,
       RuleExample(
         "query[kSecAttrAccessible as String] = ↓kSecAttrAccessibleAfterFirstUnlock",
         options: ["weakAccessibilityAttributes": .strings(["kSecAttrAccessibleAfterFirstUnlock"])]),
     ],
     clean: [
+      // Set again before the add, whichever branch ran.
+      RuleExample(reassignedClass(marker: "", guarded: false)),
       // A helper given the dictionary as what to match (`matching:`) looks old items up.
       legacyMigration(label: "matching", marker: ""),
       // The same shapes carrying strong values.
@@ -347,5 +360,24 @@ extension WeakKeychainAccessibility {
           @KeychainBacked("session", protection: \(protection)) var token: String?
       }
       """)
+  }
+
+  /// A class chosen in an `if`/`else`, then set again for every item before the add; `guarded`
+  /// puts that last write under a condition of its own, so the first class may be stored.
+  static func reassignedClass(marker: String, guarded: Bool) -> String {
+    let last = "item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"
+    return """
+      func storeCredentials(_ secret: Data, upgradingFromLegacyStore: Bool, isFreshInstall: Bool) {
+          var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+          if upgradingFromLegacyStore {
+              item[kSecAttrAccessible as String] = \(marker)kSecAttrAccessibleAlways
+          } else {
+              item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
+          }
+          \(guarded ? "if isFreshInstall { \(last) }" : last)
+          item[kSecValueData as String] = secret
+          SecItemAdd(item as CFDictionary, nil)
+      }
+      """
   }
 }

@@ -52,6 +52,8 @@ public struct ObjCItemMigratable: Rule {
       RuleExample(protectionHelper(defaultClass: "↓kSecAttrAccessibleWhenUnlocked"), profile: .strict),
     ],
     clean: [
+      // Set again before the add, whichever branch ran.
+      RuleExample(ObjCWeakKeychainAccessibility.reassignedClass(marker: "", guarded: false), profile: .strict),
       RuleExample(
         """
         NSDictionary *query = @{(__bridge id)kSecValueData: token, (__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};

@@ -45,6 +45,7 @@ public struct ObjCWeakKeychainAccessibility: Rule {
       "[SAMKeychain setAccessibilityType:↓kSecAttrAccessibleAlways];",
       "store.accessibility = ↓UICKeyChainStoreAccessibilityAlways;",
       #"NSDictionary *q = @{@"pdmn": ↓@"dk", @"acct": account};"#,
+      RuleExample(reassignedClass(marker: "↓", guarded: true)),
     ],
     clean: [
       "NSDictionary *q = @{(__bridge id)kSecAttrAccessible: (__bridge id)kSecAttrAccessibleWhenUnlockedThisDeviceOnly};",
@@ -61,7 +62,30 @@ public struct ObjCWeakKeychainAccessibility: Rule {
       };
       """,
       RuleExample(wrapperMappingTable),
+      // Set again before the add, whichever branch ran.
+      RuleExample(reassignedClass(marker: "", guarded: false)),
     ])
+
+  /// A class chosen in an `if`/`else`, then set again for every item before the add; `guarded`
+  /// puts that last write under a condition of its own, so the first class may be stored.
+  static func reassignedClass(marker: String, guarded: Bool) -> String {
+    let last =
+      "[item setObject:(__bridge id)kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly forKey:(__bridge id)kSecAttrAccessible];"
+    return """
+      - (void)storeCredentials:(NSData *)secret upgrading:(BOOL)upgrading fresh:(BOOL)fresh {
+          NSMutableDictionary *item = [NSMutableDictionary dictionary];
+          [item setObject:(__bridge id)kSecClassGenericPassword forKey:(__bridge id)kSecClass];
+          if (upgrading) {
+              [item setObject:(__bridge id)\(marker)kSecAttrAccessibleAlways forKey:(__bridge id)kSecAttrAccessible];
+          } else {
+              [item setObject:(__bridge id)kSecAttrAccessibleWhenUnlocked forKey:(__bridge id)kSecAttrAccessible];
+          }
+          \(guarded ? "if (fresh) { \(last) }" : last)
+          [item setObject:secret forKey:(__bridge id)kSecValueData];
+          SecItemAdd((__bridge CFDictionaryRef)item, NULL);
+      }
+      """
+  }
 
   /// A wrapper's table from its own setting to every accessibility class, which the wrapper
   /// stores with: the choice is made where the setting is set, not here.
