@@ -1,8 +1,9 @@
 import SwiftSyntax
 
-/// A reply whose `success` decides nothing but a log line: every use of it is the one condition
-/// of an `if` whose body only logs (`if success { print("Authenticated") }`). What runs on
-/// success then runs on failure too, less the message, so the result guards nothing.
+/// A reply whose `success` decides nothing but a message: every use of it is the one condition
+/// of an `if` whose body only logs (`if success { print("Authenticated") }`) or shows an alert
+/// whose texts are written in the source (`showAlert(title: "Success", message: "…")`). What
+/// runs on success then runs on failure too, less the message, so the result guards nothing.
 enum SuccessOnlyLogs {
   static func holds(for reply: ClosureExprSyntax) -> Bool {
     guard let success = SyntaxFacts.closureParameterNames(reply).first, success != "_" else { return false }
@@ -20,8 +21,21 @@ enum SuccessOnlyLogs {
     let statements = ifExpression.body.statements
     return !statements.isEmpty
       && statements.allSatisfy { item in
-        item.item.as(ExprSyntax.self)?.as(FunctionCallExprSyntax.self).map(isLogging) ?? false
+        item.item.as(ExprSyntax.self)?.as(FunctionCallExprSyntax.self).map { isLogging($0) || isFixedAlert($0) }
+          ?? false
       }
+  }
+
+  /// A call of an alert or toast helper (`showAlert(title: "Success", message: "…", on: self)`)
+  /// given only texts written in the source and `self`: it tells the user something fixed and
+  /// hands nothing on.
+  static func isFixedAlert(_ call: FunctionCallExprSyntax) -> Bool {
+    guard let name = SyntaxFacts.calledName(call)?.lowercased(), name.contains("alert") || name.contains("toast"),
+      call.trailingClosure == nil, !call.arguments.isEmpty
+    else { return false }
+    return call.arguments.allSatisfy {
+      SyntaxFacts.stringLiteralValue($0.expression) != nil || SyntaxFacts.isSelf($0.expression)
+    }
   }
 
   /// `print`, `debugPrint`, `NSLog`, `os_log`, `dump`, or a level method of a logger

@@ -19,7 +19,7 @@ public struct EnrollmentChangeUnchecked: Rule {
       binding and never reads either property, and (except under strict) no other shipped file of \
       the scan reads them. A biometric policy handed to a function of the file that evaluates its \
       parameter is reported where it is chosen; an evaluation whose failure hands over to a passcode \
-      check is not biometrics-only. Only strict reports one whose result decides only a log line \
+      check is not biometrics-only. Only strict reports one whose result only logs or shows a fixed alert \
       (`if success { print(…) }`), whose prompts or success turn biometric unlock or an app lock on \
       or off (`isAppLockEnabled = …`), or whose context goes back to the caller.
       """,

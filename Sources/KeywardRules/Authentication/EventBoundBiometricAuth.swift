@@ -22,8 +22,8 @@ public struct EventBoundBiometricAuth: Rule {
       parameter every caller fills with a protected read's context. A context handed to another \
       file's function is followed there after the scan. An evaluation in code named for a permission \
       guards nothing. Only strict reports a context given back to the caller (returned, or \
-      `completion(.success(context))`), a result that decides only a log line (`if success { \
-      print(…) }`), and a prompt or success that turns biometric unlock or an app lock on or off \
+      `completion(.success(context))`), a result that only logs or shows a fixed alert \
+      (`if success { print(…) }`), and a prompt or success that turns biometric unlock or an app lock on or off \
       (`isAppLockEnabled = …`).
       """,
     rationale: """
@@ -86,6 +86,12 @@ public struct EventBoundBiometricAuth: Rule {
           }
       }
       """,
+      // An alert that shows the user's data on success: the result guards what it reveals.
+      """
+      context.↓evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Show PIN") { success, _ in
+          if success { AlertPresenter.showAlert(title: "Your card PIN", message: card.pin, on: self) }
+      }
+      """,
       // The evaluated context goes back to the caller, who decides (strict only).
       RuleExample(contextGivenBack(marker: "↓"), profile: .strict),
       RuleExample(contextGivenBack(marker: "↓", returned: true), profile: .strict),
@@ -143,6 +149,8 @@ public struct EventBoundBiometricAuth: Rule {
             }
         }
         """, profile: .strict),
+      // A success that only shows a fixed alert guards nothing either.
+      RuleExample(fixedAlertReply(marker: "↓"), profile: .strict),
       """
       func unlock() async throws {
           let ok = try await LAContext().↓evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "Unlock")
@@ -258,6 +266,8 @@ public struct EventBoundBiometricAuth: Rule {
       """,
     ],
     clean: [
+      // A success that only shows a fixed alert guards nothing (strict only).
+      RuleExample(fixedAlertReply(marker: "")),
       // A function that gives its caller the evaluated context gives it to be used.
       RuleExample(contextGivenBack()),
       RuleExample(contextGivenBack(returned: true)),
@@ -396,6 +406,20 @@ public struct EventBoundBiometricAuth: Rule {
     ])
 
   public static let followsContextsAcrossFiles = true
+
+  /// A reply whose success only shows an alert with texts written in the source.
+  static func fixedAlertReply(marker: String) -> String {
+    """
+    @IBAction func tryFaceID(_ sender: Any) {
+        let context = LAContext()
+        context.\(marker)evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Try Face ID") { success, _ in
+            DispatchQueue.main.async {
+                if success { AlertPresenter.showAlert(title: "Success", message: "Face ID worked", on: self) }
+            }
+        }
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy", "LARight"] }
 

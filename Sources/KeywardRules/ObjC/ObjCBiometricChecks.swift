@@ -10,7 +10,8 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
       or biometrics or a watch or companion) in a file that does not bind it to the keychain \
       (`kSecUseAuthenticationContext` with items protected by `SecAccessControlCreateWithFlags`) \
       and never reads `evaluatedPolicyDomainState` or `domainState`; except under the strict \
-      profile, a Swift file of the scan that reads them covers it too.
+      profile, a Swift file of the scan that reads them covers it too. Only strict reports a reply \
+      whose `success` decides only a log line or a fixed alert.
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Unlock"
@@ -36,6 +37,9 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
       """,
       // The policy a helper method returns unless its caller's options ask for the passcode.
       objcPolicyHelper(defaultPolicy: "LAPolicyDeviceOwnerAuthenticationWithBiometrics", marker: "↓"),
+      // A success that only announces itself guards nothing: strict only.
+      RuleExample(
+        ObjCEventBoundBiometricAuth.announcingReply(marker: "↓", message: #"@"Touch ID worked""#), profile: .strict),
     ],
     clean: [
       """
@@ -53,6 +57,7 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
       "// [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@\"x\" reply:nil];",
       // The helper's own default accepts the passcode; biometrics alone is the caller's option.
       objcPolicyHelper(defaultPolicy: "LAPolicyDeviceOwnerAuthentication", marker: ""),
+      RuleExample(ObjCEventBoundBiometricAuth.announcingReply(marker: "", message: #"@"Touch ID worked""#)),
     ])
 
   /// A module method evaluating the policy a helper method picks from the caller's options.
@@ -85,6 +90,8 @@ public struct ObjCEnrollmentChangeUnchecked: Rule {
     let handOff = HandOff.waitingForEnrollmentChecks(
       after: nil, reportsWeakEvidence: context.options.reportsWeakEvidence)
     for (part, policies) in objc.policyEvaluations where policies.contains(where: { $0.policy.involvesBiometrics }) {
+      // A success that only announces itself guards nothing: strict only.
+      if !context.options.reportsWeakEvidence && objc.successOnlyAnnounces(part: part) { continue }
       context.report(
         start: part.start, end: part.end,
         message:

@@ -8,7 +8,8 @@ public struct ObjCEventBoundBiometricAuth: Rule {
       `[context evaluatePolicy:... localizedReason:... reply:^(BOOL success, NSError *error) {...}]` \
       whose `success` alone unlocks data or a feature. In Objective-C the file is the unit: the \
       evaluation is keychain-bound when the file passes a context as `kSecUseAuthenticationContext` \
-      and protects its items with `SecAccessControlCreateWithFlags`.
+      and protects its items with `SecAccessControlCreateWithFlags`. Only strict reports a reply \
+      whose `success` decides only a log line or a fixed alert (`if (success) { NSLog(…); }`).
       """,
     vulnerableExample: """
       [context evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics
@@ -30,7 +31,11 @@ public struct ObjCEventBoundBiometricAuth: Rule {
       [context ↓evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Unlock" reply:^(BOOL success, NSError *error) {
           if (success) { [self showVault]; }
       }];
-      """
+      """,
+      // A success that only announces itself guards nothing: strict only.
+      RuleExample(announcingReply(marker: "↓", message: #"@"Touch ID worked""#), profile: .strict),
+      // An alert showing the user's data guards what it reveals.
+      RuleExample(announcingReply(marker: "↓", message: "self.card.pin")),
     ],
     clean: [
       """
@@ -40,14 +45,35 @@ public struct ObjCEventBoundBiometricAuth: Rule {
       }];
       """,
       "BOOL ok = [context canEvaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics error:&error];",
+      RuleExample(announcingReply(marker: "", message: #"@"Touch ID worked""#)),
     ])
+
+  /// A reply whose success shows an alert with `message` on the main queue, and logs a failure.
+  static func announcingReply(marker: String, message: String) -> String {
+    """
+    - (IBAction)tryTouchID:(id)sender {
+        LAContext *context = [[LAContext alloc] init];
+        [context \(marker)evaluatePolicy:LAPolicyDeviceOwnerAuthenticationWithBiometrics localizedReason:@"Try Touch ID"
+                          reply:^(BOOL success, NSError *error) {
+            if (success) {
+                dispatch_async(dispatch_get_main_queue(), ^{
+                    [AlertPresenter showAlertWithTitle:@"Success" message:\(message)];
+                });
+            } else {
+                NSLog(@"Touch ID failed: %@", error);
+            }
+        }];
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] { ["evaluatePolicy"] }
 
   public static func check(_ context: RuleContext) {
     let objc = context.objc
     guard !objc.bindsEvaluationsToKeychain else { return }
-    for (part, _) in objc.messageArguments("evaluatePolicy") {
+    for (part, _) in objc.messageArguments("evaluatePolicy")
+    where context.options.reportsWeakEvidence || !objc.successOnlyAnnounces(part: part) {
       context.report(
         part,
         message:
