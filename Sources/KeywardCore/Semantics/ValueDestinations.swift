@@ -38,7 +38,8 @@ extension SemanticModel {
   /// Whether the value matters is settled once every file is scanned (`HandOff.sink`).
   public func argumentHandOffs(of atoms: [ExprSyntax]) -> [(atom: ExprSyntax, call: CallShape, enclosing: CallShape?)] {
     atoms.compactMap { atom in
-      guard var (node, shape) = argumentCall(holding: Syntax(atom)) else { return nil }
+      guard let (node, found) = argumentCall(holding: Syntax(atom)) else { return nil }
+      var shape = found
       if let member = atom.as(MemberAccessExprSyntax.self), member.base == nil, shape.memberPath.isEmpty {
         shape.valueName = member.declName.baseName.text
       }
