@@ -32,20 +32,33 @@ extension SemanticModel {
     return writes.sorted { $0.call.position < $1.call.position }
   }
 
-  /// Whether `node` sits in the attributes of a file created empty
-  /// (`createFile(atPath:contents: nil, attributes: [.protectionKey: …])`): a marker whose
-  /// existence is all it says, so its protection class guards no contents.
-  public func isAttributeOfEmptyFile(_ node: some SyntaxProtocol) -> Bool {
+  /// Whether `node` sits in the attributes or options of a write whose contents are no secret:
+  /// a file created empty (`createFile(atPath:contents: nil, attributes: [.protectionKey: …])`,
+  /// a marker whose existence is all it says), or contents that are a flag, number or date
+  /// (`String(version).data(using: .utf8)!.write(to: url, options: .noFileProtection)`). Its
+  /// protection class then guards nothing worth the passcode.
+  public func protectsNoSecretContents(_ node: some SyntaxProtocol) -> Bool {
     var current = Syntax(node)
     while let parent = current.parent, !parent.is(CodeBlockItemSyntax.self) {
-      if let (call, argument) = SyntaxFacts.callTaking(current), argument.label?.text == "attributes",
-        SyntaxFacts.calledName(call) == "createFile"
-      {
-        return SyntaxFacts.argument(call, labeled: "contents").map(Self.isEmptyContents) ?? false
+      if let (call, argument) = SyntaxFacts.callTaking(current) {
+        switch (SyntaxFacts.calledName(call), argument.label?.text) {
+        case ("createFile", "attributes"):
+          guard let contents = SyntaxFacts.argument(call, labeled: "contents") else { return false }
+          return Self.isEmptyContents(contents) || holdsPlainContents(contents)
+        case ("write", "options"):
+          return SyntaxFacts.receiver(of: call).map(holdsPlainContents) ?? false
+        default:
+          break
+        }
       }
       current = parent
     }
     return false
+  }
+
+  /// Bytes made from a flag, number or date (`String(version).data(using: .utf8)!`).
+  private func holdsPlainContents(_ contents: ExprSyntax) -> Bool {
+    SensitiveNames.holdsPlainValue(SequenceShape.convertedValue(SequenceShape.unwrap(contents)), model: self)
   }
 
   /// `nil`, `Data()`, `Data("".utf8)`: nothing to write.

@@ -313,24 +313,47 @@ public enum SensitiveNames {
   /// Whether every value an expression may hold is a flag, number, date or nothing: whatever its
   /// name, such a value is not a secret (`set(true, forKey: "passcodeEnabled")`).
   public static func holdsPlainValue(_ expression: ExprSyntax, model: SemanticModel) -> Bool {
+    let unwrapped = SequenceShape.unwrap(expression)
+    // `String(version)`: the digits of a flag or number.
+    if let call = unwrapped.as(FunctionCallExprSyntax.self), SyntaxFacts.calledName(call) == "String",
+      call.arguments.count == 1, let only = call.arguments.first, only.label == nil
+    {
+      return holdsPlainValue(only.expression, model: model)
+    }
+    // A variable declared without a type has its first value's: `var version = Int(text) ?? 0`
+    // holds an `Int` whatever is assigned to it later.
+    if let variable = model.resolver.binding(denotedBy: unwrapped), variable.kind == .variable,
+      variable.type == nil, let initializer = variable.initializer
+    {
+      let first = model.resolver.values(of: initializer)
+      if !first.isEmpty && first.allSatisfy({ isOfPlainType(SequenceShape.unwrap($0.expression), model: model) }) {
+        return true
+      }
+    }
     let values = model.resolver.values(of: expression)
     return !values.isEmpty
       && values.allSatisfy { value in
         let leaf = SequenceShape.unwrap(value.expression)
-        if leaf.is(BooleanLiteralExprSyntax.self) || leaf.is(IntegerLiteralExprSyntax.self)
-          || leaf.is(FloatLiteralExprSyntax.self) || leaf.is(NilLiteralExprSyntax.self)
-        {
-          return true
-        }
-        if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
-          return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name) || isBytesWritten(call)
-            || isNumberRead(call)
-        }
-        let type =
-          model.resolver.binding(denotedBy: leaf)?.typeName
-          ?? leaf.as(DeclReferenceExprSyntax.self).flatMap(SyntaxFacts.setterValueType).map(SyntaxFacts.typeName)
-        return type.map(plainTypes.contains) ?? false
+        if leaf.is(NilLiteralExprSyntax.self) || isOfPlainType(leaf, model: model) { return true }
+        return leaf.as(FunctionCallExprSyntax.self).map(isBytesWritten) ?? false
       }
+  }
+
+  /// Whether a value's type is a flag, number or date: a literal of one, a conversion to one
+  /// (`Int(text)`, `Date()`), a preferences store's typed read, or a name declared with one.
+  private static func isOfPlainType(_ leaf: ExprSyntax, model: SemanticModel) -> Bool {
+    if leaf.is(BooleanLiteralExprSyntax.self) || leaf.is(IntegerLiteralExprSyntax.self)
+      || leaf.is(FloatLiteralExprSyntax.self)
+    {
+      return true
+    }
+    if let call = leaf.as(FunctionCallExprSyntax.self), let name = SyntaxFacts.calledName(call) {
+      return ["Date", "NSDate", "Bool", "Int", "Double", "NSNumber"].contains(name) || isNumberRead(call)
+    }
+    let type =
+      model.resolver.binding(denotedBy: leaf)?.typeName
+      ?? leaf.as(DeclReferenceExprSyntax.self).flatMap(SyntaxFacts.setterValueType).map(SyntaxFacts.typeName)
+    return type.map(plainTypes.contains) ?? false
   }
 
   /// A preferences store's typed read of a flag or number (`defaults.integer(forKey: key)`):

@@ -42,6 +42,7 @@ public struct UnprotectedFileStorage: Rule {
     flagged: [
       "try data.write(to: url, options: ↓.noFileProtection)",
       "try data.write(to: url, options: [.atomic, ↓.noFileProtection])",
+      RuleExample(versionMarker(written: "session.refreshToken", marker: "↓")),
       "try FileManager.default.setAttributes([.protectionKey: ↓FileProtectionType.none], ofItemAtPath: path)",
       "FileManager.default.createFile(atPath: path, contents: data, attributes: [FileAttributeKey.protectionKey: ↓.none])",
       "FileManager.default.createFile(atPath: path, contents: Data(token.utf8), attributes: [.protectionKey: ↓FileProtectionType.none])",
@@ -67,7 +68,20 @@ public struct UnprotectedFileStorage: Rule {
       "if [NSFileProtectionNone, NSFileProtectionCompleteUntilFirstUserAuthentication].contains(current) { upgrade() }",
       // A marker file created empty: its existence is all it says.
       "FileManager.default.createFile(atPath: markerPath, contents: nil, attributes: [.protectionKey: FileProtectionType.none])",
+      // A version number: a variable keeps the type of its first value, whatever is assigned later.
+      RuleExample(versionMarker(written: "String(schemaVersion)", marker: "")),
     ])
+
+  /// A migration marker that writes `written` with `.noFileProtection`.
+  static func versionMarker(written: String, marker: String) -> String {
+    """
+    func recordMigration(_ step: MigrationStep, marker url: URL, session: Session) throws {
+        var schemaVersion = Int(try String(contentsOf: url, encoding: .utf8)) ?? 0
+        schemaVersion = step.version
+        try \(written).data(using: .utf8)!.write(to: url, options: [.atomic, \(marker).noFileProtection])
+    }
+    """
+  }
 
   public static func prefilterTokens(options: RuleOptions) -> [String] {
     [
@@ -83,8 +97,8 @@ public struct UnprotectedFileStorage: Rule {
     let model = context.model
     let index = model.index
     // A class only compared or searched for (`protection == .none`, a set of classes asked
-    // `contains`), or given to a file created empty, protects no contents.
-    let guardsNothing = { (node: ExprSyntax) in model.isOnlyLookedFor(node) || model.isAttributeOfEmptyFile(node) }
+    // `contains`), or given to a file created empty or written with a number, protects no secret.
+    let guardsNothing = { (node: ExprSyntax) in model.isOnlyLookedFor(node) || model.protectsNoSecretContents(node) }
     for access in index.memberAccessesByName["noFileProtection"] ?? [] where !guardsNothing(ExprSyntax(access)) {
       context.report(access, message: message)
     }
