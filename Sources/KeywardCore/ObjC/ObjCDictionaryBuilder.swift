@@ -298,9 +298,8 @@ struct ObjCDictionaryBuilder {
     for (key, index, use) in literalUses { record(use, for: key, at: index, isLiteral: true) }
     // Writes into variables.
     // A value set again before anything uses the dictionary never reaches the keychain.
-    let messages = model.keyedMessages
-    for (part, value, keyTokens) in messages
-    where part < tokens.count && !model.isOverwritten((part, value, keyTokens), among: messages) {
+    for (part, value, keyTokens) in model.keyedMessages
+    where part < tokens.count && !model.overwrittenKeyedMessages.contains(part) {
       guard let opener = enclosingOpener(of: part), tokens[opener].text == "[", part >= 1,
         let (name, first) = self.name(endingAt: part - 1), first == opener + 1
       else { continue }

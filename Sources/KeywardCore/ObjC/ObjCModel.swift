@@ -39,6 +39,10 @@ public final class ObjCModel {
   private lazy var dictionaryBuild = buildDictionaries()
   /// Access controls written only into searches (`isPutOnlyIntoSearches(creationAt:)`).
   private(set) lazy var accessControlsOnlySearched = findAccessControlsOnlySearched()
+  /// The `setObject:forKey:` messages whose value is set again before anything uses the
+  /// dictionary (`isOverwritten`), by their first part's index: found once for the
+  /// accessibility values and the dictionaries the rules read.
+  private(set) lazy var overwrittenKeyedMessages: Set<Int> = findOverwrittenKeyedMessages()
 
   /// A key and the value written under it, as written.
   public typealias KeyValueWrite = (key: [ObjCToken], value: [ObjCToken])
@@ -169,9 +173,8 @@ public final class ObjCModel {
   /// `[dict setObject:value forKey:key]`, `setValue:forKey:`, `CFDictionaryAddValue/SetValue` and
   /// `dict[key] = value;`.
   public var keyValueWrites: [KeyValueWrite] {
-    let messages = keyedMessages
     var found =
-      messages.filter { !isOverwritten($0, among: messages) }.map { ($0.key, $0.value) }
+      keyedMessages.filter { !overwrittenKeyedMessages.contains($0.part) }.map { ($0.key, $0.value) }
       + dictionaryBuild.subscriptWrites
     for function in ["CFDictionaryAddValue", "CFDictionarySetValue"] {
       for call in calls(named: function) where call.arguments.count == 3 {
@@ -203,7 +206,7 @@ public final class ObjCModel {
   /// block literal (`^`) in that block before it, and between them the variable is named only
   /// as such a message's receiver and nothing leaves the block (`return`, `break`, `continue`,
   /// `goto`, `@throw`).
-  func isOverwritten(
+  private func isOverwritten(
     _ message: (part: Int, value: [ObjCToken], key: [ObjCToken]),
     among messages: [(part: Int, value: [ObjCToken], key: [ObjCToken])]
   ) -> Bool {
@@ -226,6 +229,11 @@ public final class ObjCModel {
       }
       return true
     }
+  }
+
+  private func findOverwrittenKeyedMessages() -> Set<Int> {
+    let messages = keyedMessages
+    return Set(messages.filter { isOverwritten($0, among: messages) }.map(\.part))
   }
 
   /// `name` in `[name setObject:…]`, where `part` is the index of `setObject`.

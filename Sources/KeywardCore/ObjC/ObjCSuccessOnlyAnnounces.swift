@@ -19,17 +19,17 @@ extension ObjCModel {
     else { return false }
     let body = group(from: close + 1).0
     let uses = body.indices.filter { body[$0].kind == .identifier && body[$0].text == success.text }
-    return !uses.isEmpty && uses.allSatisfy { Self.decidesOnlyAMessage(use: $0, in: body) }
+    return !uses.isEmpty && uses.allSatisfy { decidesOnlyAMessage(use: $0, in: body) }
   }
 
   /// `if (success) { … }` or `if (success) statement;`, whose statements only announce.
-  private static func decidesOnlyAMessage(use: Int, in body: [ObjCToken]) -> Bool {
+  private func decidesOnlyAMessage(use: Int, in body: [ObjCToken]) -> Bool {
     guard use >= 2, use + 2 < body.count, body[use - 1].text == "(", body[use - 2].text == "if",
       body[use + 1].text == ")"
     else { return false }
     let first = use + 2
     if body[first].text == "{" {
-      guard let close = closing(of: first, in: body, pair: ("{", "}")) else { return false }
+      guard let close = Self.closing(of: first, in: body, pair: ("{", "}")) else { return false }
       return onlyAnnounce(Array(body[(first + 1)..<close]))
     }
     guard let end = body[first...].firstIndex(where: { $0.text == ";" }) else { return false }
@@ -38,12 +38,12 @@ extension ObjCModel {
 
   /// Whether `statements` are all `NSLog(…)`, fixed alerts, or such statements sent to the main
   /// queue; and there is at least one.
-  private static func onlyAnnounce(_ statements: [ObjCToken]) -> Bool {
-    let parts = splitStatements(statements)
+  private func onlyAnnounce(_ statements: [ObjCToken]) -> Bool {
+    let parts = split(statements, at: ";")
     return !parts.isEmpty && parts.allSatisfy(announces)
   }
 
-  private static func announces(_ statement: [ObjCToken]) -> Bool {
+  private func announces(_ statement: [ObjCToken]) -> Bool {
     guard let head = statement.first else { return false }
     switch head.text {
     case "NSLog":
@@ -51,11 +51,11 @@ extension ObjCModel {
     case "dispatch_async":
       guard let caret = statement.firstIndex(where: { $0.text == "^" }), caret + 1 < statement.count,
         statement[caret + 1].text == "{",
-        let close = closing(of: caret + 1, in: statement, pair: ("{", "}"))
+        let close = Self.closing(of: caret + 1, in: statement, pair: ("{", "}"))
       else { return false }
       return onlyAnnounce(Array(statement[(caret + 2)..<close]))
     case "[":
-      return isFixedAlert(statement)
+      return Self.isFixedAlert(statement)
     default:
       return false
     }
@@ -84,21 +84,5 @@ extension ObjCModel {
       }
     }
     return true
-  }
-
-  /// Statements separated by `;` outside brackets; a trailing one without `;` too.
-  private static func splitStatements(_ tokens: [ObjCToken]) -> [[ObjCToken]] {
-    var statements: [[ObjCToken]] = [[]]
-    var depth = 0
-    for token in tokens {
-      if ["(", "[", "{"].contains(token.text) { depth += 1 }
-      if [")", "]", "}"].contains(token.text) { depth -= 1 }
-      if depth == 0, token.text == ";", token.kind == .punctuation {
-        statements.append([])
-      } else {
-        statements[statements.count - 1].append(token)
-      }
-    }
-    return statements.filter { !$0.isEmpty }
   }
 }

@@ -248,12 +248,9 @@ extension SemanticModel {
   private static func isSubscriptAssignmentBase(_ token: TokenSyntax) -> Bool {
     guard let reference = token.parent?.as(DeclReferenceExprSyntax.self),
       let subscriptCall = reference.parent?.as(SubscriptCallExprSyntax.self),
-      subscriptCall.calledExpression.id == reference.id,
-      let elements = subscriptCall.parent?.as(ExprListSyntax.self),
-      let position = elements.firstIndex(where: { $0.id == subscriptCall.id })
+      subscriptCall.calledExpression.id == reference.id
     else { return false }
-    let next = elements.index(after: position)
-    return next < elements.endIndex && elements[next].is(AssignmentExprSyntax.self)
+    return SyntaxFacts.assignmentOperator(writing: ExprSyntax(subscriptCall)) == "="
   }
 
   /// `[String: Any]()` or `Dictionary<String, Any>()`: an empty dictionary made by its type.

@@ -33,24 +33,12 @@ extension SensitiveNames {
       if parent.is(SubscriptCallExprSyntax.self) || parent.is(InOutExprSyntax.self) { return false }
       if let member = parent.as(MemberAccessExprSyntax.self) {
         return !["replaceSubrange", "updateValue", "merge", "formUnion"].contains(member.declName.baseName.text)
-          && !isWritten(ExprSyntax(member), wholly: false)
+          && SyntaxFacts.assignmentOperator(writing: ExprSyntax(member)) == nil
       }
-      return !isWritten(ExprSyntax(reference), wholly: true)
+      // A whole new value (`list = …`) is one the resolver follows; `list += …` is not.
+      let written = SyntaxFacts.assignmentOperator(writing: ExprSyntax(reference))
+      return written == nil || written == "="
     }
-  }
-
-  /// Whether `expression` is the left side of an assignment: of a compound one (`+=`), and of a
-  /// plain one (`=`) unless `wholly` allows it.
-  private static func isWritten(_ expression: ExprSyntax, wholly: Bool) -> Bool {
-    guard let elements = expression.parent?.as(ExprListSyntax.self),
-      let position = elements.firstIndex(where: { $0.id == expression.id })
-    else { return false }
-    let next = elements.index(after: position)
-    guard next < elements.endIndex else { return false }
-    if elements[next].is(AssignmentExprSyntax.self) { return !wholly }
-    guard let operation = elements[next].as(BinaryOperatorExprSyntax.self) else { return false }
-    let text = operation.operator.text
-    return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
   }
 
   /// `[]`, `[:]`, `[String]()`.

@@ -73,6 +73,20 @@ public enum SyntaxFacts {
       ? elements.count > 3 : elements.count == 3 && elements.last?.id == expression.id
   }
 
+  /// The operator that writes to `expression` when it is the left side of an assignment: `=`
+  /// (`x = …`) or a compound one (`x += …`); nil when it is not written to.
+  public static func assignmentOperator(writing expression: ExprSyntax) -> String? {
+    guard let elements = expression.parent?.as(ExprListSyntax.self),
+      let position = elements.firstIndex(where: { $0.id == expression.id })
+    else { return nil }
+    let next = elements.index(after: position)
+    guard next < elements.endIndex else { return nil }
+    if elements[next].is(AssignmentExprSyntax.self) { return "=" }
+    guard let operation = elements[next].as(BinaryOperatorExprSyntax.self) else { return nil }
+    let text = operation.operator.text
+    return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text) ? text : nil
+  }
+
   /// The call one of whose arguments `node` is (`f(x: node)`), with that argument.
   public static func callTaking(_ node: some SyntaxProtocol) -> (
     call: FunctionCallExprSyntax, argument: LabeledExprSyntax
