@@ -46,6 +46,10 @@ public struct PolicyEvaluation {
   /// success writes such a setting (`isAppLockEnabled = …`, `LockSettingWrites`): the check
   /// then guards a setting inside an app the user already has open, not a secret or an action.
   public var confirmsLockSetting = false
+  /// Whether every reason the prompt may show asks to confirm deleting something and to see or
+  /// open nothing (`"Authenticate to delete your key pair"`, `"Leave the team?"`): the check
+  /// guards the owner's own data against loss, not a secret against disclosure.
+  public var confirmsDeletion = false
 
   /// Whether the reply names neither `success` nor `error` (`{ _, _ in ... }`): its body runs
   /// whatever the outcome, so the result guards nothing.
@@ -87,35 +91,10 @@ extension SemanticModel {
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)),
         confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason"))
           || writesLockSetting(after: call, reply: reply),
+        confirmsDeletion: confirmsDeletion(reason: SyntaxFacts.argument(call, labeled: "localizedReason")),
         successOnlyLogs: reply.map(SuccessOnlyLogs.holds(for:)) ?? false)
     }
   }
-
-  /// Whether every value `reason` may have is a string literal naming a change of a lock
-  /// setting: a verb that turns something on or off, and biometrics or a lock as its object.
-  private func confirmsLockSetting(reason: ExprSyntax?) -> Bool {
-    guard let reason else { return false }
-    let values = resolver.values(of: reason)
-    return !values.isEmpty
-      && values.allSatisfy { value in
-        guard let literal = SequenceShape.unwrap(value.expression).as(StringLiteralExprSyntax.self) else {
-          return false
-        }
-        // Words of the literal's source, interpolations included (`"Enable \(biometryName)"`).
-        let words = literal.description.lowercased().split { !$0.isLetter }.map(String.init)
-        let pairs = Set(zip(words, words.dropFirst()).map { $0 + " " + $1 })
-        let changes = words.contains(where: Self.settingVerbs.contains) || !pairs.isDisjoint(with: Self.settingPhrases)
-        let namesLock =
-          words.contains { $0.hasPrefix("biometr") || Self.lockWords.contains($0) }
-          || !pairs.isDisjoint(with: Self.lockPhrases)
-        return changes && namesLock
-      }
-  }
-
-  private static let settingVerbs: Set<String> = ["enable", "disable", "activate", "deactivate"]
-  private static let settingPhrases: Set<String> = ["turn on", "turn off", "switch on", "switch off"]
-  private static let lockWords: Set<String> = ["faceid", "touchid", "lock", "applock"]
-  private static let lockPhrases: Set<String> = ["face id", "touch id", "optic id"]
 
   /// Whether `evaluatePolicy(...)` or `self.evaluatePolicy(...)` calls a method of that name the
   /// enclosing type declares itself (an app's wrapper, in any of the file's blocks of that type),

@@ -12,16 +12,16 @@ public struct EnrollmentChangeUnchecked: Rule {
     profile: .standard,
     description: """
       A biometric check made with `LAContext.evaluatePolicy` alone (not bound to a keychain item) \
-      accepts any finger or face enrolled on the device, including one added by someone else. Apps \
+      accepts any finger or face enrolled on the device, even one added by someone else. Apps \
       that gate with LocalAuthentication should compare `evaluatedPolicyDomainState` (or, from iOS \
       18, `domainState.biometry.stateHash`) with the value saved at enrollment and ask for the full \
       login when it changed. Reported when the file evaluates a biometric policy without a keychain \
-      binding and never reads either property, and (except under strict) no other shipped file of \
-      the scan reads them. A biometric policy handed to a function of the file that evaluates its \
+      binding and reads neither, nor (except under strict) does another shipped file. A biometric policy handed to a function of the file that evaluates its \
       parameter is reported where it is chosen; an evaluation whose failure hands over to a passcode \
       check is not biometrics-only. Only strict reports one whose result only logs or shows a fixed alert \
       (`if success { print(…) }`), whose prompts or success turn biometric unlock or an app lock on \
-      or off (`isAppLockEnabled = …`), or whose context goes back to the caller.
+      or off (`isAppLockEnabled = …`) or only confirm deleting the user's data, or whose context goes \
+      back to the caller.
       """,
     rationale: """
       Keychain items protected with `.biometryCurrentSet` are invalidated by the system when \
@@ -60,6 +60,11 @@ public struct EnrollmentChangeUnchecked: Rule {
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#, marker: "↓"),
+        profile: .strict),
+      RuleExample(
+        EventBoundBiometricAuth.deletionPrompt(
+          reason: #""Erase this wallet from the device""#, policy: ".deviceOwnerAuthenticationWithBiometrics",
+          marker: "↓"),
         profile: .strict),
       // The app's own `evaluatePolicy` is judged once: at the policy its caller picks.
       """
@@ -116,6 +121,9 @@ public struct EnrollmentChangeUnchecked: Rule {
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable Touch ID""#)),
+      RuleExample(
+        EventBoundBiometricAuth.deletionPrompt(
+          reason: #""Erase this wallet from the device""#, policy: ".deviceOwnerAuthenticationWithBiometrics")),
       // A permission request: the reply ignores the result, so nothing is guarded by it.
       """
       LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: " ") { _, _ in
@@ -237,7 +245,7 @@ public struct EnrollmentChangeUnchecked: Rule {
     where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
       && (!evaluation.successOnlyLogs || context.options.reportsWeakEvidence)
       && !model.fallsBackToPasscode(evaluation)
-      && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
+      && (!evaluation.onlyConfirmsOwnersChoice(in: model) || context.options.reportsWeakEvidence)
     {
       let binding = model.binding(of: evaluation)
       if binding == .keychainBound { continue }

@@ -64,4 +64,26 @@ extension EventBoundBiometricAuth {
     }
     """
   }
+
+  /// A confirmation before the user deletes their key pair: `reason` is the prompt, `marker`
+  /// marks the evaluation and `policyMarker` the policy; the caller deletes on success.
+  static func deletionPrompt(
+    reason: String, policy: String = ".deviceOwnerAuthentication", marker: String = "", policyMarker: String = ""
+  ) -> String {
+    """
+    final class KeyPairSettings {
+        private func confirmDeletion(then finish: @escaping (Bool) -> Void) {
+            let context = LAContext()
+            context.\(marker)evaluatePolicy(\(policyMarker)\(policy), localizedReason: \(reason)) { confirmed, _ in
+                finish(confirmed)
+            }
+        }
+        func deleteKeyPairTapped() {
+            confirmDeletion { confirmed in
+                if confirmed { KeyStore.shared.destroyKeyPair() }
+            }
+        }
+    }
+    """
+  }
 }

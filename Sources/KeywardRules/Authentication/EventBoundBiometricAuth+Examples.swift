@@ -32,6 +32,12 @@ extension EventBoundBiometricAuth {
         lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Enable payments""#, marker: "↓",
           setting: "paymentsEnabled", otherReason: #""Disable payments""#)),
+      // A prompt that confirms deleting the user's own data (strict only) ...
+      RuleExample(
+        deletionPrompt(reason: #"NSLocalizedString("DeleteKeyPairPrompt", comment: "")"#, marker: "↓"),
+        profile: .strict),
+      // ... but not one that also shows what it deletes.
+      RuleExample(deletionPrompt(reason: #""Authenticate to view and delete your recovery phrase""#, marker: "↓")),
       // Whatever the prompt says, a success that only turns the app lock on confirms that setting.
       RuleExample(
         lockSettingPrompt(
@@ -205,6 +211,9 @@ extension EventBoundBiometricAuth {
         lockSettingPrompt(
           policy: ".deviceOwnerAuthenticationWithBiometrics", reason: #""Confirm it's you""#,
           setting: "isAppLockEnabled", otherReason: #""Confirm it's you""#)),
+      // The prompt confirms deleting the user's own key pair: losing data, not disclosing it.
+      RuleExample(deletionPrompt(reason: #"NSLocalizedString("DeleteKeyPairPrompt", comment: "")"#)),
+      RuleExample(deletionPrompt(reason: #""Authenticate to erase all saved notes".localized"#)),
       // A request for the Face ID permission, named so: the first evaluation makes the system ask.
       RuleExample(faceIDPrompt(named: "ensureFaceIDPermission", evaluate: "evaluatePolicy")),
       // The result decides only a log line: what runs on success runs on failure too (strict

@@ -14,17 +14,17 @@ public struct EventBoundBiometricAuth: Rule {
     profile: .essential,
     description: """
       `LAContext.evaluatePolicy` (callback or `async`) and `LARight.authorize` only report whether \
-      the user authenticated. When that answer alone unlocks data or a feature, authentication is \
-      event-bound. The context is followed through aliases, arguments and stored properties; when it \
+      the user authenticated. When that alone unlocks data or a feature, authentication is \
+      event-bound. The context is followed through aliases, arguments and properties; when it \
       reaches a keychain query as `kSecUseAuthenticationContext` (or KeychainAccess's \
-      `authenticationContext(_:)`) and the file's items have an access control, or opens a CryptoKit \
-      Secure Enclave key, it is keychain-bound and not reported; so is a prompt on a context \
-      parameter every caller fills with a protected read's context. A context handed to another \
-      file's function is followed there after the scan. An evaluation in code named for a permission \
-      guards nothing. Only strict reports a context given back to the caller (returned, or \
-      `completion(.success(context))`), a result that only logs or shows a fixed alert \
-      (`if success { print(…) }`), and a prompt or success that turns biometric unlock or an app lock on or off \
-      (`isAppLockEnabled = …`).
+      `authenticationContext(_:)`) and the file's items have an access control, or opens a \
+      Secure Enclave key, it is keychain-bound; so is a prompt on a context parameter every caller \
+      fills with a protected read's context. A context handed to another file's function is \
+      followed there. Code named for a permission guards nothing. Only strict reports a context \
+      given back to the caller (returned, or `completion(.success(context))`), a success that only \
+      logs or shows a fixed alert (`if success { print(…) }`), a prompt or success that turns \
+      biometric unlock or an app lock on or off (`isAppLockEnabled = …`), and a prompt that only \
+      confirms deleting the user's data.
       """,
     rationale: """
       On a jailbroken or instrumented device, Frida or objection can make `evaluatePolicy` call \
@@ -86,7 +86,7 @@ public struct EventBoundBiometricAuth: Rule {
     for evaluation in model.policyEvaluations
     where !evaluation.replyIgnoresResult && !evaluation.requestsPermission && !evaluation.isOverloadBody
       && (!evaluation.successOnlyLogs || context.options.reportsWeakEvidence)
-      && (!evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence)
+      && (!evaluation.onlyConfirmsOwnersChoice(in: model) || context.options.reportsWeakEvidence)
     {
       let range = evaluation.reportRange
       let message: String

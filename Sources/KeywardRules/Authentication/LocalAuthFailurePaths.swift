@@ -236,11 +236,12 @@ final class FailurePathFinder {
 
 /// Finds what grants access in a region, and whether a region authenticates again.
 extension PolicyEvaluation {
-  /// Whether the evaluation only confirms turning biometric unlock or an app lock on or off: its
-  /// prompt says so (`confirmsLockSetting`) and its reply grants no access (a prompt reading
-  /// "Enable App Lock" shown by the lock screen itself still unlocks the app).
-  func onlyConfirmsLockSetting(in model: SemanticModel) -> Bool {
-    guard confirmsLockSetting else { return false }
+  /// Whether the evaluation only confirms a choice the owner makes inside the open app: turning
+  /// biometric unlock or an app lock on or off (`confirmsLockSetting`), or deleting their own
+  /// data (`confirmsDeletion`). Its prompt says so and its reply grants no access (a prompt
+  /// reading "Enable App Lock" shown by the lock screen itself still unlocks the app).
+  func onlyConfirmsOwnersChoice(in model: SemanticModel) -> Bool {
+    guard confirmsLockSetting || confirmsDeletion else { return false }
     guard let reply else { return true }
     return GrantFinder(model: model).grants(in: Syntax(reply.statements)).isEmpty
   }

@@ -15,14 +15,15 @@ public struct PasscodeFallbackPolicy: Rule {
       after failures or without biometrics, with the device passcode; the watch and companion \
       policies accept a nearby device. For a sensitive transaction that makes the passcode, \
       easier to observe than a face or finger, enough. `canEvaluatePolicy` checking that a \
-      passcode is set is good practice and not reported, nor is an evaluation whose context \
+      passcode is set is not reported, nor is an evaluation whose context \
       then reads an item protected by an access control or opens a Secure Enclave key: that \
       access control decides what unlocks it (a context given back to the caller may: strict \
       only). On native macOS code the policy asks for the login password, the Mac's own \
-      credential; only the strict profile reports it there. An evaluation \
-      in code named for a permission (`ensureFaceIDPermission()`) guards nothing; one whose \
-      prompt or success turns biometric unlock or an app lock on or off, or in a method named for the \
-      passcode (`authenticateWithPasscode()`), is reported only under strict.
+      credential: strict only. An evaluation in code named for a permission \
+      (`ensureFaceIDPermission()`) guards nothing; strict alone reports one whose prompt or \
+      success turns biometric unlock or an app lock on or off, whose prompt only confirms \
+      deleting the user's own data, or in a method named for the passcode \
+      (`authenticateWithPasscode()`).
       """,
     rationale: """
       Anyone who has watched the owner type the passcode, or learned it otherwise, passes this \
@@ -113,6 +114,10 @@ public struct PasscodeFallbackPolicy: Rule {
         }
         """, profile: .strict),
 
+      RuleExample(
+        EventBoundBiometricAuth.deletionPrompt(reason: #""Leave the \(teamName) team?""#, policyMarker: "↓"),
+        profile: .strict),
+      RuleExample(EventBoundBiometricAuth.deletionPrompt(reason: #""Delete and export your keys""#, policyMarker: "↓")),
       // One branch of a switch over the caller's lock method evaluates the passcode policy.
       RuleExample(lockMethodPrompt(passcode: "↓.deviceOwnerAuthentication"), profile: .strict),
       // A method named for the passcode offers it beside a biometric one (strict only).
@@ -138,6 +143,8 @@ public struct PasscodeFallbackPolicy: Rule {
       RuleExample(EventBoundBiometricAuth.contextGivenBack(policy: ".deviceOwnerAuthentication", returned: true)),
       RuleExample(
         EventBoundBiometricAuth.lockSettingPrompt(policy: ".deviceOwnerAuthentication", reason: #""Turn on App Lock""#)),
+      // The owner confirms leaving a team: the passcode is their credential, nothing is revealed.
+      RuleExample(EventBoundBiometricAuth.deletionPrompt(reason: #""Leave the \(teamName) team?""#)),
       // Named for the passcode: the caller that picks it over the biometric method decides.
       RuleExample(namedPasscodePrompt(passcode: ".deviceOwnerAuthentication")),
       // The lock method is the caller's choice: this code offers both.
@@ -324,7 +331,7 @@ public struct PasscodeFallbackPolicy: Rule {
       // policy asks for the login password, the Mac's own credential (and all a Mac without
       // Touch ID has): the expected policy there, reported only under strict.
       guard let argument = evaluation.policyExpression, !evaluation.requestsPermission,
-        !evaluation.onlyConfirmsLockSetting(in: model) || context.options.reportsWeakEvidence,
+        !evaluation.onlyConfirmsOwnersChoice(in: model) || context.options.reportsWeakEvidence,
         binding != .keychainBound,
         // Given back to the caller, the context may open a protected item, whose access
         // control then decides (reported only under strict).
