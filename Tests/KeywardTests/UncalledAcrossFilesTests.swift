@@ -98,7 +98,9 @@ import Testing
     (declaration: "@objcMembers final class LegacyStore", modifiers: ""),
     (declaration: "public extension UserDefaults", modifiers: ""),
     (
-      declaration: "protocol TokenStoring {}\nstruct LegacyStore: TokenStoring {}\nextension LegacyStore", modifiers: ""
+      declaration:
+        "struct LegacyStore: CustomStringConvertible { var description: String { \"\" } }\nextension LegacyStore",
+      modifiers: ""
     ),
   ])
   func callersKeywardCannotSeeKeepTheFinding(_ shape: (declaration: String, modifiers: String)) throws {
@@ -129,7 +131,7 @@ import Testing
       declaration: "enum Holder { static let store = LegacyStore() }\nfinal class LegacyStore",
       otherFile: "// storeSessionToken"
     ),
-    (declaration: "struct LegacyStore: Sendable", otherFile: "// storeSessionToken"),
+    (declaration: "struct LegacyStore: Codable", otherFile: "// storeSessionToken"),
     (declaration: "public struct LegacyStore", otherFile: "// storeSessionToken"),
     (declaration: "extension LegacyStore", otherFile: "// storeSessionToken"),
   ])

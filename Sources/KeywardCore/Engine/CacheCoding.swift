@@ -364,6 +364,7 @@ extension Finding {
       out.optional(handOff.enclosingCall) { $1.write(to: &$0) }
       out.optional(handOff.unlessNamedInProject) { $0.string($1) }
       out.optional(handOff.unlessTypeNamedInProject) { $0.string($1) }
+      out.array(handOff.conformances) { $0.string($1) }
     }
     out.string(origin.rawValue)
     out.optional(buildCondition) { $0.string($1.rawValue) }
@@ -391,7 +392,7 @@ extension Finding {
         RelatedLocation(message: try reader.string(), location: try SourceLocation(from: &reader))
       },
       handOff: try reader.optional { (reader) throws(CacheFormatError) in
-        HandOff(
+        var handOff = HandOff(
           call: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) },
           settledMessage: try reader.optionalString(),
           sink: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(ValueSink.self) },
@@ -399,6 +400,8 @@ extension Finding {
           unlessFaceIDUsageIsDeclared: try reader.bool(),
           enclosingCall: try reader.optional { (reader) throws(CacheFormatError) in try CallShape(from: &reader) },
           unlessNamedInProject: try reader.optionalString(), unlessTypeNamedInProject: try reader.optionalString())
+        handOff.conformances = try reader.strings()
+        return handOff
       },
       origin: try reader.raw(CodeOrigin.self),
       buildCondition: try reader.optional { (reader) throws(CacheFormatError) in try reader.raw(BuildCondition.self) })

@@ -22,6 +22,7 @@ extension FileScanner {
       guard !file.isInsideScannedProject || finding.origin != .app || finding.buildCondition != nil else { continue }
       outcome.findings[index].handOff?.unlessNamedInProject = nil
       outcome.findings[index].handOff?.unlessTypeNamedInProject = nil
+      outcome.findings[index].handOff?.conformances = []
       if outcome.findings[index].handOff?.waitsForNothing == true { outcome.findings[index].handOff = nil }
     }
     return outcome
@@ -33,7 +34,7 @@ extension FileScanner {
   /// (`FunctionsCalledElsewhere`): a finding there waits for the whole scan.
   static func placing(
     _ findings: [Finding], origin: CodeOrigin, condition: (Int) -> BuildCondition?,
-    calledElsewhere: (Int) -> (function: String?, type: String?) = { _ in (nil, nil) }
+    calledElsewhere: (Int) -> FunctionsCalledElsewhere.Candidates = { _ in .init() }
   ) -> [Finding] {
     findings.map { finding in
       var placed = finding
@@ -45,6 +46,7 @@ extension FileScanner {
         var handOff = placed.handOff ?? HandOff(call: nil, settledMessage: nil)
         handOff.unlessNamedInProject = names.function
         handOff.unlessTypeNamedInProject = names.type
+        handOff.conformances = names.conformances
         placed.handOff = handOff
       }
       return placed

@@ -62,6 +62,14 @@ public struct HandOffSettler {
     }
   }
 
+  /// How a message names the project's protocols the code's type conforms to, when it does.
+  private static func protocols(_ names: [String]) -> String {
+    guard !names.isEmpty else { return "" }
+    let listed = names.map { "`\($0)`" }.joined(separator: ", ")
+    return
+      " (here or in \(names.count == 1 ? "the protocol" : "the protocols") \(listed) it implements, which only the project's own code calls)"
+  }
+
   /// `findings` with every hand-off settled as far as the scan allows, in the same order.
   public func settle(_ findings: [Finding]) -> [Finding] {
     // Where each rule of the file already reports on its own: a value whose way ends there is
@@ -72,14 +80,21 @@ public struct HandOffSettler {
       var settled = finding
       settled.handOff = nil
       // An internal function no file of the project names: nothing calls it.
-      if let name = handOff.unlessNamedInProject, let projectWords, !projectWords.contains(name) {
+      // Conforming only to the project's plain protocols, whose requirements only its own code
+      // calls by name: none of the system's, which it may call by names no file writes.
+      let onlyProjectCalls = projectWords.map { words in handOff.conformances.allSatisfy(words.declaresPlainProtocol) }
+      if let name = handOff.unlessNamedInProject, let projectWords, onlyProjectCalls == true,
+        !projectWords.contains(name)
+      {
         settled.buildCondition = .uncalled
         settled.message +=
-          " No file of the scanned project names `\(name)` but to declare it, so nothing calls this code."
-      } else if let name = handOff.unlessTypeNamedInProject, let projectWords, !projectWords.contains(name) {
+          " No file of the scanned project names `\(name)` but to declare it\(Self.protocols(handOff.conformances)), so nothing calls this code."
+      } else if let name = handOff.unlessTypeNamedInProject, let projectWords, onlyProjectCalls == true,
+        !projectWords.contains(name)
+      {
         settled.buildCondition = .uncalled
         settled.message +=
-          " No file of the scanned project names the type `\(name)` but to declare it, so nothing makes or calls into it and this code never runs."
+          " No file of the scanned project names the type `\(name)` but to declare it\(Self.protocols(handOff.conformances)), so nothing makes or calls into it and this code never runs."
       }
       if handOff.unlessEnrollmentIsChecked && checksEnrollment { return nil }
       // A library's own code: the apps that link it declare the usage, not this repository.
@@ -101,7 +116,9 @@ public struct HandOffSettler {
         else { return nil }
         // A value whose way ends where its rule reports on its own (a secret handed to a function
         // that writes it under a key named for it) is that finding, reported once, there.
-        if reported == nil { reported = Set(findings.lazy.filter { $0.handOff == nil }.map(Self.site)) }
+        if reported == nil {
+          reported = Set(findings.lazy.filter { $0.handOff?.standsWhereItIs ?? true }.map(Self.site))
+        }
         if let end = route.steps.last, reported!.contains(Self.site(finding.ruleId, end.location)) { return nil }
         settled.related = route.steps + finding.related
         settled.confidence = finding.confidence.lowered(by: route.guesses)

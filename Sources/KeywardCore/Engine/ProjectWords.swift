@@ -6,12 +6,15 @@ import Foundation
 /// ships but its own declarations: an internal function of that name is called from nowhere
 /// (`HandOff.unlessNamedInProject`), and nothing makes or calls into an internal type of that
 /// name (`HandOff.unlessTypeNamedInProject`). A name it holds may be another word's collision,
-/// which only keeps a finding that might have been set aside.
+/// which only keeps a finding that might have been set aside. Beside the words, it keeps the
+/// names of the plain protocols the files declare (`declaresPlainProtocol`).
 public final class ProjectWords: @unchecked Sendable {
   /// 2^21 bits (256 KiB), one per word: a project of 200,000 distinct words sets about a tenth
   /// of them, so a name it never met is taken for a word about one time in ten.
   private static let bitCount = 1 << 21
   private var bits = [UInt64](repeating: 0, count: ProjectWords.bitCount / 64)
+  /// The names of the plain protocols the files declare (`forEachWord`): few, so 2^16 bits.
+  private var protocolBits = [UInt64](repeating: 0, count: 1 << 10)
   private let lock = NSLock()
 
   public init() {}
@@ -21,6 +24,7 @@ public final class ProjectWords: @unchecked Sendable {
   public func add(_ bytes: [UInt8]) {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.batch) { batch in
       var gathered = 0
+      var protocols: [UInt64] = []
       Self.forEachWord(in: bytes) { hash in
         batch[gathered] = hash
         gathered += 1
@@ -28,8 +32,18 @@ public final class ProjectWords: @unchecked Sendable {
           setBits(of: batch[...])
           gathered = 0
         }
+      } declaringPlainProtocol: {
+        protocols.append($0)
       }
       setBits(of: batch[..<gathered])
+      if !protocols.isEmpty {
+        lock.withLock {
+          for hash in protocols {
+            let bit = Int(hash & UInt64(protocolBits.count * 64 - 1))
+            protocolBits[bit >> 6] |= 1 << UInt64(bit & 63)
+          }
+        }
+      }
     }
   }
 
@@ -56,6 +70,14 @@ public final class ProjectWords: @unchecked Sendable {
     let hash = Self.hash(name.utf8)
     let bit = Self.bit(hash)
     return lock.withLock { bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
+  }
+
+  /// Whether some file added declares a protocol of this name that neither inherits another
+  /// (but `AnyObject`, `class` or `Sendable`) nor is `@objc`: only the project's own code calls
+  /// its requirements, and by their names.
+  public func declaresPlainProtocol(_ name: String) -> Bool {
+    let bit = Int(Self.hash(name.utf8) & UInt64(protocolBits.count * 64 - 1))
+    return lock.withLock { protocolBits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
   }
 
   private static func bit(_ hash: UInt64) -> Int { Int(hash & UInt64(bitCount - 1)) }
@@ -92,9 +114,12 @@ public final class ProjectWords: @unchecked Sendable {
   /// declares the word after `func`); and a word followed by `.swift`, a file's name. Eight
   /// bytes are classified at a time into one bit each; words are then found from where those
   /// bits start and how far they run, with no branch per byte, which keeps this at a fraction
-  /// of the cost of reading the file.
+  /// of the cost of reading the file. `declaringPlainProtocol` gets the hash of each name a
+  /// plain protocol is declared with (`plainProtocolName`).
   @inline(__always)
-  public static func forEachWord(in bytes: [UInt8], _ body: (UInt64) -> Void) {
+  public static func forEachWord(
+    in bytes: [UInt8], _ body: (UInt64) -> Void, declaringPlainProtocol: (UInt64) -> Void = { _ in }
+  ) {
     let count = bytes.count
     let blocks = (count + 63) / 64
     bytes.withUnsafeBytes { raw in
@@ -133,6 +158,10 @@ public final class ProjectWords: @unchecked Sendable {
               for offset in 0..<min(8, length) { first |= UInt64(raw[start &+ offset]) << UInt64(8 &* offset) }
             }
             let declares = isDeclaringKeyword(length: length, first: first)
+            // "protocol", little-endian.
+            if length == 8 && first == 0x6c6f_636f_746f_7270, let name = plainProtocolName(raw, keyword: start) {
+              declaringPlainProtocol(hash(name.utf8))
+            }
             let declaredName =
               previousDeclares && !declares && (previousEnd..<start).allSatisfy { isWhiteSpace(raw[$0]) }
             previousDeclares = declares
@@ -145,6 +174,36 @@ public final class ProjectWords: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// The name after the `protocol` keyword at `keyword` when the declaration is plain: `protocol
+  /// Name {`, or with only `AnyObject`, `class` or `Sendable` after a colon; and no `@objc` in the
+  /// bytes just before it (the runtime may call an `@objc` protocol's requirements). Like the
+  /// words, this reads bytes, not syntax: a comment spelling out such a declaration counts too.
+  private static func plainProtocolName(_ raw: UnsafeRawBufferPointer, keyword: Int) -> String? {
+    var index = keyword + 8
+    func skipWhiteSpace() { while index < raw.count, isWhiteSpace(raw[index]) { index += 1 } }
+    func word() -> String? {
+      let start = index
+      while index < raw.count, raw[index] < 0x80, isWordByte(raw[index]) { index += 1 }
+      return index > start ? String(decoding: UnsafeRawBufferPointer(rebasing: raw[start..<index]), as: UTF8.self) : nil
+    }
+    guard index < raw.count, isWhiteSpace(raw[index]) else { return nil }
+    skipWhiteSpace()
+    guard let name = word() else { return nil }
+    skipWhiteSpace()
+    if index < raw.count, raw[index] == UInt8(ascii: ":") {
+      repeat {
+        index += 1
+        skipWhiteSpace()
+        guard let inherited = word(), ["AnyObject", "class", "Sendable"].contains(inherited) else { return nil }
+        skipWhiteSpace()
+      } while index < raw.count && (raw[index] == UInt8(ascii: ",") || raw[index] == UInt8(ascii: "&"))
+    }
+    guard index < raw.count, raw[index] == UInt8(ascii: "{") else { return nil }
+    let before = UnsafeRawBufferPointer(rebasing: raw[max(0, keyword - 64)..<keyword])
+    guard String(decoding: before, as: UTF8.self).range(of: "@objc") == nil else { return nil }
+    return name
   }
 
   /// Whether `.swift` follows the word ending at `end`: a file's name (`//  LegacyStore.swift`,

@@ -11,7 +11,7 @@ import Foundation
 /// decoded when its file is looked up (on the worker scanning it), new entries wait in a
 /// `ByteSpool`, and saving copies entries one at a time into the new file.
 public final class ScanCache: @unchecked Sendable {
-  static let formatVersion = 14
+  static let formatVersion = 15
   static let fileName = "keyward-cache.bin"
   static let magic = Array("KEYWARD-CACHE\n".utf8)
 

@@ -66,17 +66,26 @@ enum UncalledFunctions {
 
 /// Internal functions that only other files could call: not `private` (`UncalledFunctions`
 /// judges those), `public` or `open` (a library's callers are elsewhere), neither overriding
-/// nor exposed to the Objective-C runtime, and in no type or extension that conforms to
-/// anything (the system may call a conformance's requirement by a name no file of the app
-/// writes). When the file itself never names one but to declare it, a finding in it waits for
-/// the rest of the scan (`HandOff.unlessNamedInProject`). The same for the internal class,
-/// struct, enum or actor around the code, conforming to nothing: what no file names, nothing
-/// makes or calls into (`HandOff.unlessTypeNamedInProject`).
+/// nor exposed to the Objective-C runtime. When the file itself never names one but to declare
+/// it, a finding in it waits for the rest of the scan (`HandOff.unlessNamedInProject`). The same
+/// for the internal class, struct, enum or actor around the code: what no file names, nothing
+/// makes or calls into (`HandOff.unlessTypeNamedInProject`). A type or extension around the
+/// code may conform only to protocols the project may declare itself (`HandOff.conformances`):
+/// the system may call another protocol's requirement by a name no file of the app writes.
 final class FunctionsCalledElsewhere {
+  /// What a finding at an offset waits for: the internal function and type around it that this
+  /// file never names, and the protocols the declarations around it conform to.
+  struct Candidates {
+    var function: String?
+    var type: String?
+    var conformances: [String] = []
+  }
+
   private let tree: SourceFileSyntax
   private let namesUsed: NamesUsed
-  /// The types the file declares with an inheritance clause: their extensions conform too.
-  private lazy var conformingTypes: Set<String> = {
+  /// What the file's types and extensions conform to, by type name: each of a type's
+  /// declarations around some code conforms to all of them.
+  private lazy var conformingTypes: [String: [String]] = {
     let finder = ConformingTypes(viewMode: .sourceAccurate)
     finder.walk(tree)
     return finder.names
@@ -89,8 +98,10 @@ final class FunctionsCalledElsewhere {
 
   /// The internal function around `offset` that this file never calls, and the internal type
   /// around it that this file never names but to declare it, when there are such.
-  func names(at offset: Int) -> (function: String?, type: String?) {
-    guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return (nil, nil) }
+  func names(at offset: Int) -> Candidates {
+    guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)),
+      let conformances = conformances(from: token.parent)
+    else { return Candidates() }
     var function: FunctionDeclSyntax?
     var node = token.parent
     // A local function runs when the function around it does: that one is judged.
@@ -103,22 +114,24 @@ final class FunctionsCalledElsewhere {
     }
     // The runtime may call a method exposed to it (`@objc`, `@IBAction`) on an object it made.
     let exposed = function.map { !Self.isUnexposed($0.attributes) } ?? false
-    return (function.flatMap(candidateName), exposed ? nil : typeName(around: token))
+    return Candidates(
+      function: function.flatMap(candidateName), type: exposed ? nil : typeName(around: token),
+      conformances: conformances)
   }
 
   private func candidateName(_ function: FunctionDeclSyntax) -> String? {
     guard case .identifier(let name) = function.name.tokenKind, name != "main", !namesUsed.names.contains(name),
-      Self.isInternal(function.modifiers, function.attributes), isClosed(from: function.parent)
+      Self.isInternal(function.modifiers, function.attributes)
     else { return nil }
     return name
   }
 
-  /// The innermost class, struct, enum or actor around `token`, when it and every declaration
-  /// around it are closed (`isClosed`) and this file names it nowhere but in its declaration.
+  /// The innermost class, struct, enum or actor around `token`, when this file names it
+  /// nowhere but in its declaration.
   private func typeName(around token: TokenSyntax) -> String? {
     var node = token.parent
     while let current = node, SyntaxFacts.declarationGroup(current) == nil { node = current.parent }
-    guard let type = node, isClosed(from: type) else { return nil }
+    guard let type = node else { return nil }
     let name: TokenSyntax
     switch type.kind {
     case .classDecl: name = type.cast(ClassDeclSyntax.self).name
@@ -131,24 +144,34 @@ final class FunctionsCalledElsewhere {
     return text
   }
 
-  /// Whether no declaration group from `start` outwards lets callers this scan cannot see in:
-  /// none is a protocol, conforms to anything, or is opened by its modifiers or attributes.
-  private func isClosed(from start: Syntax?) -> Bool {
+  /// What the declaration groups from `start` outwards conform to (in this file), which must
+  /// all be the project's own plain protocols for callers this scan cannot see to be kept out;
+  /// nil when a group is a protocol or is opened by its modifiers or attributes.
+  private func conformances(from start: Syntax?) -> [String]? {
+    var found: [String] = []
     var node = start
     while let current = node {
       if let group = SyntaxFacts.declarationGroup(current) {
-        guard !current.is(ProtocolDeclSyntax.self), group.inheritanceClause == nil,
-          Self.isInternal(group.modifiers, group.attributes)
-        else { return false }
-        if let extended = current.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription,
-          conformingTypes.contains(extended)
-        {
-          return false
+        guard !current.is(ProtocolDeclSyntax.self), Self.isInternal(group.modifiers, group.attributes) else {
+          return nil
         }
+        if let name = Self.declaredTypeName(current), let inherited = conformingTypes[name] { found += inherited }
       }
       node = current.parent
     }
-    return true
+    return Array(Set(found)).sorted()
+  }
+
+  /// The name of the type a class, struct, enum, actor or extension declaration is about.
+  private static func declaredTypeName(_ node: Syntax) -> String? {
+    switch node.kind {
+    case .classDecl: node.cast(ClassDeclSyntax.self).name.text
+    case .structDecl: node.cast(StructDeclSyntax.self).name.text
+    case .enumDecl: node.cast(EnumDeclSyntax.self).name.text
+    case .actorDecl: node.cast(ActorDeclSyntax.self).name.text
+    case .extensionDecl: node.cast(ExtensionDeclSyntax.self).extendedType.trimmedDescription
+    default: nil
+    }
   }
 
   /// A function declared in a type, an extension or at the top of the file (not inside another
@@ -183,7 +206,7 @@ final class FunctionsCalledElsewhere {
   ]
 
   private final class ConformingTypes: SyntaxVisitor {
-    var names: Set<String> = []
+    var names: [String: [String]] = [:]
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
       note(node.name, node.inheritanceClause)
@@ -196,12 +219,23 @@ final class FunctionsCalledElsewhere {
       note(node.name, node.inheritanceClause)
     }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-      if node.inheritanceClause != nil { names.insert(node.extendedType.trimmedDescription) }
-      return .visitChildren
+      note(node.extendedType.trimmedDescription, node.inheritanceClause)
     }
 
     private func note(_ name: TokenSyntax, _ clause: InheritanceClauseSyntax?) -> SyntaxVisitorContinueKind {
-      if clause != nil { names.insert(name.text) }
+      note(name.text, clause)
+    }
+
+    /// Records what `clause` names (each side of `A & B` apart), but the marker protocols
+    /// `Sendable` and `AnyObject`, whose requirements nobody calls.
+    private func note(_ name: String, _ clause: InheritanceClauseSyntax?) -> SyntaxVisitorContinueKind {
+      guard let clause else { return .visitChildren }
+      for inherited in clause.inheritedTypes {
+        let parts =
+          inherited.type.as(CompositionTypeSyntax.self)?.elements.map(\.type.trimmedDescription)
+          ?? [inherited.type.trimmedDescription]
+        names[name, default: []] += parts.filter { $0 != "Sendable" && $0 != "AnyObject" }
+      }
       return .visitChildren
     }
 

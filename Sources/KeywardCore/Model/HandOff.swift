@@ -171,6 +171,10 @@ public struct HandOff: Sendable, Hashable {
   /// it: nothing makes or calls into it (`BuildCondition.uncalled`) unless some file of the scan
   /// names it. Set by the engine, not by rules.
   public var unlessTypeNamedInProject: String?
+  /// What the declarations around the finding's code conform to: the function or type counts as
+  /// uncalled only when each is a protocol the project declares plainly, whose requirements only
+  /// its own code calls, by name (`ProjectWords.declaresPlainProtocol`). Set by the engine.
+  public var conformances: [String] = []
 
   public init(
     call: CallShape?, settledMessage: String?, sink: ValueSink? = nil, isPropertyRead: Bool = false,
@@ -190,6 +194,14 @@ public struct HandOff: Sendable, Hashable {
 
   /// Whether the finding waits to learn if some file of the project names its function or type.
   var waitsForProjectNames: Bool { unlessNamedInProject != nil || unlessTypeNamedInProject != nil }
+
+  /// Whether the finding stands at its own place whatever the scan learns: it waits at most to
+  /// learn whether its code is called.
+  var standsWhereItIs: Bool {
+    var rest = self
+    (rest.unlessNamedInProject, rest.unlessTypeNamedInProject) = (nil, nil)
+    return rest.waitsForNothing
+  }
 
   /// Whether settling needs what the functions of other files do (`CallFacts`).
   var needsCallFacts: Bool { call != nil || enclosingCall != nil || isPropertyRead || unlessEnrollmentIsChecked }

@@ -13,6 +13,8 @@ extension CleartextStoragePreferences {
           UserDefaults.standard.set(↓data, forKey: "session-\\(session.account)")
       }
       """,
+      // Reported once, at the write under a key named for the secret: the call handing the
+      // helper its token is that finding.
       RuleExample(attestationCache(key: "cachedSessionToken", marker: "↓")),
       // A session's id is the session's credential, unlike a user's id.
       "func remember(sessionID: String) { UserDefaults.standard.set(↓sessionID, forKey: \"current\") }",
@@ -321,14 +323,14 @@ extension CleartextStoragePreferences {
       """,
     ])
 
-  /// A token handed to a private helper that writes it under `key`.
+  /// A token handed to a private helper that writes it under `key`; `marker` marks the write.
   static func attestationCache(key: String, marker: String) -> String {
     """
     final class AttestationCache {
         private let defaults = UserDefaults.standard
         func refresh(_ device: DCDevice) {
             device.generateToken { token, _ in
-                if let token { self.keep(token: \(marker)token) }
+                if let token { self.keep(token: token) }
             }
         }
         private func keep(token: Data) { defaults.set(\(marker)token, forKey: "\(key)") }
