@@ -24,7 +24,6 @@ public final class ProjectWords: @unchecked Sendable {
   public func add(_ bytes: [UInt8]) {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.batch) { batch in
       var gathered = 0
-      var protocols: [UInt64] = []
       Self.forEachWord(in: bytes) { hash in
         batch[gathered] = hash
         gathered += 1
@@ -32,18 +31,14 @@ public final class ProjectWords: @unchecked Sendable {
           setBits(of: batch[...])
           gathered = 0
         }
-      } declaringPlainProtocol: {
-        protocols.append($0)
-      }
-      setBits(of: batch[..<gathered])
-      if !protocols.isEmpty {
+      } declaringPlainProtocol: { hash in
+        // Rare enough to take the lock for each.
         lock.withLock {
-          for hash in protocols {
-            let bit = Int(hash & UInt64(protocolBits.count * 64 - 1))
-            protocolBits[bit >> 6] |= 1 << UInt64(bit & 63)
-          }
+          let bit = Int(hash & UInt64(protocolBits.count * 64 - 1))
+          protocolBits[bit >> 6] |= 1 << UInt64(bit & 63)
         }
       }
+      setBits(of: batch[..<gathered])
     }
   }
 
