@@ -97,6 +97,8 @@ import Testing
     (declaration: "final class LegacyStore", modifiers: "@objc "),
     (declaration: "@objcMembers final class LegacyStore", modifiers: ""),
     (declaration: "public extension UserDefaults", modifiers: ""),
+    (declaration: "@resultBuilder struct LegacyStore", modifiers: "static "),
+    (declaration: "@dynamicCallable struct LegacyStore", modifiers: ""),
     (
       declaration:
         "struct LegacyStore: CustomStringConvertible { var description: String { \"\" } }\nextension LegacyStore",

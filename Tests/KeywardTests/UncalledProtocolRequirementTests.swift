@@ -101,3 +101,13 @@ extension UncalledAcrossFilesTests {
     #expect(findings.map(\.location.start.line) == [8])
   }
 }
+
+extension UncalledAcrossFilesTests {
+  /// `callAsFunction` runs when its value is called (`store("t")`): its name is never written.
+  @Test func callAsFunctionIsCalledWithoutItsName() throws {
+    let files = Self.package(
+      ["Sources/App/Login.swift": "let store = LegacyStore()\nfunc login() { store(\"t\") }"],
+      store: Self.store("callAsFunction"))
+    #expect(try conditions(files) == ["Sources/App/Store.swift": nil])
+  }
+}

@@ -120,7 +120,9 @@ final class FunctionsCalledElsewhere {
   }
 
   private func candidateName(_ function: FunctionDeclSyntax) -> String? {
-    guard case .identifier(let name) = function.name.tokenKind, name != "main", !namesUsed.names.contains(name),
+    // `callAsFunction` is called as `value()`, never by its name.
+    guard case .identifier(let name) = function.name.tokenKind, name != "main", name != "callAsFunction",
+      !namesUsed.names.contains(name),
       Self.isInternal(function.modifiers, function.attributes)
     else { return nil }
     return name
@@ -203,6 +205,9 @@ final class FunctionsCalledElsewhere {
   private static let openingAttributes: Set<String> = [
     "objc", "objcMembers", "IBAction", "IBSegueAction", "NSManaged", "main", "_cdecl", "_silgen_name",
     "_dynamicReplacement", "usableFromInline", "inlinable", "_spi",
+    // The compiler calls these types' methods by names no file writes (`buildBlock`,
+    // `dynamicallyCall(withArguments:)`).
+    "resultBuilder", "dynamicCallable",
   ]
 
   private final class ConformingTypes: SyntaxVisitor {
