@@ -110,18 +110,7 @@ extension ObjCModel {
     guard start > 0, tokens[start].text == "return", tokens[start - 1].text == ":" || tokens[start - 1].text == "{"
     else { return false }
     // The block around it is a `switch (subject) { … }`.
-    depth = 0
-    var position = start - 1
-    while position >= 0 {
-      let text = tokens[position].text
-      if text == "}" { depth += 1 }
-      if text == "{" {
-        if depth == 0 { break }
-        depth -= 1
-      }
-      position -= 1
-    }
-    guard position > 2, tokens[position - 1].text == ")",
+    guard let position = enclosingBrace(of: start), position > 2, tokens[position - 1].text == ")",
       let open = Self.openingParenthesis(of: position - 1, in: tokens), open > 0, tokens[open - 1].text == "switch"
     else { return false }
     let parameters = parameterNames(enclosing: index)

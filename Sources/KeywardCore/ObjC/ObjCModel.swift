@@ -243,7 +243,7 @@ public final class ObjCModel {
   }
 
   /// The index of the `{` of the innermost brace block holding the token at `index`.
-  private func enclosingBrace(of index: Int) -> Int? {
+  func enclosingBrace(of index: Int) -> Int? {
     var depth = 0
     for position in stride(from: index - 1, through: 0, by: -1) {
       switch analyzed[position].text {

@@ -77,21 +77,22 @@ extension SemanticModel {
   /// preflight check and is not an evaluation.
   func findPolicyEvaluations() -> [PolicyEvaluation] {
     index.calls(named: "evaluatePolicy").compactMap { call in
-      guard SyntaxFacts.argument(call, labeled: "localizedReason") != nil else { return nil }
+      guard let reason = SyntaxFacts.argument(call, labeled: "localizedReason") else { return nil }
       let receiver = SyntaxFacts.receiver(of: call)
       // A call of the type's own `evaluatePolicy` is judged where that one calls the context's.
       guard !callsOwnMethod(call, receiver: receiver) else { return nil }
       let policy = SyntaxFacts.argument(call, at: 0)
       let reply =
         call.trailingClosure ?? SyntaxFacts.argument(call, labeled: "reply").flatMap { $0.as(ClosureExprSyntax.self) }
+      let prompts = promptWords(of: reason)
       return PolicyEvaluation(
         call: call, receiver: receiver, policyExpression: policy,
         policies: policy.map(policies(of:)) ?? [], reply: reply,
         isOverloadBody: Self.isOverloadOfEvaluatePolicy(evaluating: receiver, in: Syntax(call)),
         requestsPermission: Self.isInDeclarationNamedForPermission(Syntax(call)),
-        confirmsLockSetting: confirmsLockSetting(reason: SyntaxFacts.argument(call, labeled: "localizedReason"))
+        confirmsLockSetting: prompts?.allSatisfy(Self.confirmsLockSetting) == true
           || writesLockSetting(after: call, reply: reply),
-        confirmsDeletion: confirmsDeletion(reason: SyntaxFacts.argument(call, labeled: "localizedReason")),
+        confirmsDeletion: prompts?.allSatisfy(Self.confirmsDeletion) == true,
         successOnlyLogs: reply.map(SuccessOnlyLogs.holds(for:)) ?? false)
     }
   }

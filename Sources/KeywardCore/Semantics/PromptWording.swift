@@ -4,40 +4,48 @@ import SwiftSyntax
 /// `localizedReason`: the literal, or the key of a localized string (`NSLocalizedString("key",
 /// comment:)`, `String(localized:)`, `"EraseAllData".localized`), whose words say the same.
 extension SemanticModel {
-  /// Whether every value `reason` may have names a change of a lock setting: a verb that turns
-  /// something on or off, and biometrics or a lock as its object.
-  func confirmsLockSetting(reason: ExprSyntax?) -> Bool {
-    everyPrompt(of: reason) { words in
-      let pairs = Set(zip(words, words.dropFirst()).map { $0 + " " + $1 })
-      let changes = words.contains(where: Self.settingVerbs.contains) || !pairs.isDisjoint(with: Self.settingPhrases)
-      let namesLock =
-        words.contains { $0.hasPrefix("biometr") || Self.lockWords.contains($0) }
-        || !pairs.isDisjoint(with: Self.lockPhrases)
-      return changes && namesLock
+  /// The words of one prompt (lowercased, camel case split, interpolations included) and its
+  /// pairs of neighbouring words (`"turn off"`).
+  struct PromptWords {
+    let words: [String]
+    let pairs: Set<String>
+
+    init(_ literal: StringLiteralExprSyntax) {
+      // Words of the literal's source, interpolations included (`"Enable \(biometryName)"`).
+      words = SensitiveNames.nameWords(literal.description)
+      pairs = Set(zip(words, words.dropFirst()).map { $0 + " " + $1 })
     }
   }
 
-  /// Whether every value `reason` may have asks to delete, erase or leave something, and none
-  /// asks to see, open or take anything out: losing one's own data, not disclosing it.
-  func confirmsDeletion(reason: ExprSyntax?) -> Bool {
-    everyPrompt(of: reason) { words in
-      let pairs = Set(zip(words, words.dropFirst()).map { $0 + " " + $1 })
-      return words.contains(where: Self.deletingWords.contains)
-        && !words.contains(where: Self.revealingWords.contains) && pairs.isDisjoint(with: Self.revealingPhrases)
-    }
-  }
-
-  /// Whether `reason` resolves to prompts whose text is known, each of whose words (lowercased,
-  /// camel case split) satisfies `test`.
-  private func everyPrompt(of reason: ExprSyntax?, _ test: ([String]) -> Bool) -> Bool {
-    guard let reason else { return false }
+  /// The words of every prompt `reason` may show; nil when one of them is not written in the
+  /// source (or `reason` resolves to nothing), so that no judgement rests on part of them.
+  func promptWords(of reason: ExprSyntax) -> [PromptWords]? {
     let values = resolver.values(of: reason)
-    return !values.isEmpty
-      && values.allSatisfy { value in
-        guard let literal = Self.promptLiteral(value.expression) else { return false }
-        // Words of the literal's source, interpolations included (`"Enable \(biometryName)"`).
-        return test(SensitiveNames.nameWords(literal.description))
-      }
+    guard !values.isEmpty else { return nil }
+    var prompts: [PromptWords] = []
+    for value in values {
+      guard let literal = Self.promptLiteral(value.expression) else { return nil }
+      prompts.append(PromptWords(literal))
+    }
+    return prompts
+  }
+
+  /// Whether a prompt names a change of a lock setting: a verb that turns something on or off,
+  /// and biometrics or a lock as its object.
+  static func confirmsLockSetting(_ prompt: PromptWords) -> Bool {
+    let changes =
+      prompt.words.contains(where: settingVerbs.contains) || !prompt.pairs.isDisjoint(with: settingPhrases)
+    let namesLock =
+      prompt.words.contains { $0.hasPrefix("biometr") || lockWords.contains($0) }
+      || !prompt.pairs.isDisjoint(with: lockPhrases)
+    return changes && namesLock
+  }
+
+  /// Whether a prompt asks to delete, erase or leave something, and not to see, open or take
+  /// anything out: losing one's own data, not disclosing it.
+  static func confirmsDeletion(_ prompt: PromptWords) -> Bool {
+    prompt.words.contains(where: deletingWords.contains) && !prompt.words.contains(where: revealingWords.contains)
+      && prompt.pairs.isDisjoint(with: revealingPhrases)
   }
 
   /// The string literal a prompt is written with: itself, or the key it is localized from.
