@@ -190,6 +190,8 @@ import Testing
       "func", " ", "  ", "\n", "\t", "(", ")", ".", "storeToken", "x", "_a1", "é", "naïve", "😀", "{", "//", "\"",
       String(repeating: "longIdentifier", count: 7), "func\n", "func(", "funcs", "0x1F", "class", "struct", "enum",
       "actor", "classes", "structs", "class func", ".swift", ".swiftc", ".swi", "Store.swift",
+      // Protocol declarations cut anywhere, also at the end of the text.
+      "protocol", "protocol ", " Storing", ":", "AnyObject", "&", ",", "@objc",
     ]
     for _ in 0..<300 {
       let text = (0..<Int.random(in: 0...60, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
